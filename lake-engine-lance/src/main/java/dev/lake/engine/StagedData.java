@@ -1,0 +1,40 @@
+package dev.lake.engine;
+
+import java.util.List;
+import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Data files written but not committed: an opaque handle to commit through {@link TableEngine}. The fragment
+ * descriptions stay valid across a restore (a rebuilt transaction reuses them).
+ */
+public final class StagedData {
+  private final String location;
+  private final Schema schema;
+  private final long rowCount;
+  private final List<?> fragments;
+
+  public StagedData(String location, Schema schema, long rowCount, List<?> fragments) {
+    this.location = Objects.requireNonNull(location, "location");
+    this.schema = Objects.requireNonNull(schema, "schema");
+    this.rowCount = rowCount;
+    this.fragments = List.copyOf(fragments);
+  }
+
+  public String location() {
+    return location;
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public long rowCount() {
+    return rowCount;
+  }
+
+  /** Engine-private fragment descriptions. */
+  List<?> fragments() {
+    return fragments;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.lake.engine;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** One pinned version of one table. Readers it returns must be closed before the snapshot. */
+public interface TableSnapshot extends AutoCloseable {
+  String location();
+
+  long version();
+
+  Schema schema();
+
+  /** Row count from metadata (no scan). */
+  long countRows();
+
+  /**
+   * Streams the table's stored Arrow batches.
+   *
+   * @param columns the columns to read, in this order; empty means all
+   * @param filter a Lance SQL filter expression (DataFusion syntax), if any
+   * @param limit the maximum number of rows, if any
+   * @param batchSize rows per batch
+   */
+  ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize);
+
+  /** Runs {@code sql} against this version only, the table being named {@code tableName} in the query. */
+  ArrowReader sql(String sql, String tableName);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,11 @@
+package dev.lake.registry;
+
+/**
+ * The outcome of a mutation is unknown: it may have been applied. Callers must not delete anything the mutation
+ * would reference, and must re-read (or retry with the same idempotency key) to learn the truth.
+ */
+public class CommitStateUnknownException extends RegistryException {
+  public CommitStateUnknownException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,86 @@
+package dev.lake.registry;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The registry SPI: the one authority for each table's current registration.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Reads are strongly consistent</b>: a read issued after a mutation returned sees it.
+ *   <li><b>Every mutation is one atomic write</b> that includes its side items (history item, idempotency item,
+ *       tombstone) and a <b>lease check</b>: the lease item must name {@code fence.holderId()} at
+ *       {@code fence.term()}. Either everything is written or nothing is.
+ *   <li>A mutation that finds a different state than it expects throws {@link RegistryConflictException} (or a
+ *       subclass) and writes nothing. A failed lease check throws {@link LeaseRejectedException} and writes
+ *       nothing. A backend that cannot be reached throws {@link RegistryUnavailableException} and wrote nothing.
+ *   <li>When the outcome cannot be known (a retried request whose first attempt may have landed), a mutation
+ *       throws {@link CommitStateUnknownException}, never a plain conflict and never a second application.
+ *   <li>Nothing may fail after the atomic write has been applied: a method that returns normally committed.
+ *   <li>Backend errors are never reported as "not found" or as an empty result.
+ * </ul>
+ * Implementations are thread-safe.
+ */
+public interface MetaStore extends AutoCloseable {
+
+  /** The current registration of {@code name} (lower-cased), or empty when there is none. */
+  Optional<TableRegistration> get(String name);
+
+  /** Registrations in name order, starting after {@code startAfter} (exclusive), at most {@code limit}. */
+  Page<TableRegistration> list(Optional<String> startAfter, int limit);
+
+  /** The registered versions of one incarnation, in ascending version order. */
+  List<VersionRecord> history(String name, String generation);
+
+  /** The recorded outcome of an idempotency key for one incarnation. */
+  Optional<IdempotencyRecord> idempotencyRecord(String name, String generation, String key);
+
+  /** All tombstones (dropped incarnations whose files are not yet collected). */
+  List<Tombstone> tombstones();
+
+  /**
+   * Create-if-absent: registers a new incarnation and its first history item (and the idempotency item, if
+   * given). Throws {@link TableExistsException} when a registration with that name exists.
+   */
+  void create(LeaseFence fence, TableRegistration registration, Optional<IdempotencyRecord> key);
+
+  /**
+   * Compare-and-set: replaces {@code expected} (matched on generation and version) by {@code next} (same name
+   * and generation, a higher version) and adds {@code next}'s history item (and the idempotency item, if given).
+   * Throws {@link RegistryConflictException} when the current registration is absent or differs from
+   * {@code expected}; {@link DuplicateIdempotencyKeyException} when the key was used before.
+   */
+  void commit(LeaseFence fence, TableRegistration expected, TableRegistration next,
+      Optional<IdempotencyRecord> key);
+
+  /**
+   * Compare-and-delete on (generation, version), writing {@code tombstone} in the same atomic write. A stale
+   * drop throws {@link RegistryConflictException} and can never remove a newer registration.
+   */
+  void drop(LeaseFence fence, TableRegistration expected, Tombstone tombstone);
+
+  /** Removes a tombstone once its generation's files are gone (with the lease check). */
+  void deleteTombstone(LeaseFence fence, Tombstone tombstone);
+
+  /** The leader lease item, if one was ever written. */
+  Optional<LeaderLease> lease();
+
+  /**
+   * Conditional write of the lease item: succeeds only if the current item equals {@code expected} (on holder
+   * and term; empty means "no item yet"). Throws {@link RegistryConflictException} otherwise. Not fenced.
+   */
+  void writeLease(Optional<LeaderLease> expected, LeaderLease next);
+
+  /** Records a node heartbeat (not fenced). */
+  void heartbeat(NodeInfo node);
+
+  /** Known nodes and when each was last seen. */
+  List<NodeInfo> nodes();
+
+  /** A short name for messages and metrics, e.g. {@code rocksdb:/path} or {@code dynamodb:table}. */
+  String describe();
+
+  @Override
+  void close();
+}
