@@ -1,0 +1,18 @@
+package dev.lake.metasrv;
+
+/**
+ * Test-only hooks at the points of the commit protocol where a fault or a pause is worth injecting. Production
+ * uses {@link #NONE}.
+ */
+public interface WriteInterceptor {
+  WriteInterceptor NONE = new WriteInterceptor() {};
+
+  /** Under the table lock, after the read version was established, just before the Lance commit. */
+  default void beforeLanceCommit(String table, String location, long readVersion) {}
+
+  /** After the write gate was passed, before the registry write. */
+  default void beforeRegistryWrite(String table, long newVersion) {}
+
+  /** A drop resolved its registration and is about to take the table lock. */
+  default void beforeDropLock(String table) {}
+}

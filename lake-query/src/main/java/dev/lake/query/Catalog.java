@@ -1,0 +1,23 @@
+package dev.lake.query;
+
+import dev.lake.registry.TableRegistration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The registrations the read path sees. Backend errors surface as
+ * {@link dev.lake.registry.RegistryUnavailableException}, never as an empty answer.
+ */
+public interface Catalog {
+  /** The current registration of {@code name} (matched case-insensitively), or empty when there is none. */
+  Optional<TableRegistration> table(String name);
+
+  /** All registrations, in name order. */
+  List<TableRegistration> tables();
+
+  /** Read-your-writes: a registration this node's writer just acknowledged. */
+  void accept(TableRegistration acknowledged);
+
+  /** A table this node just dropped (the given generation). */
+  void dropped(String name, String generation);
+}

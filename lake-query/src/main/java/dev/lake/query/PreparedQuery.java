@@ -1,0 +1,22 @@
+package dev.lake.query;
+
+import java.util.Map;
+import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A parsed, policy-checked and validated statement.
+ *
+ * @param sql the statement text
+ * @param resultSchema the Arrow schema of its result batches (exactly what {@code execute} streams)
+ * @param parameterSchema one field per {@code ?} parameter, in order (empty when there are none)
+ * @param pins the registrations the tables resolved to when this was prepared (lower-case name -> pin)
+ */
+public record PreparedQuery(String sql, Schema resultSchema, Schema parameterSchema, Map<String, TablePin> pins) {
+  public PreparedQuery {
+    Objects.requireNonNull(sql, "sql");
+    Objects.requireNonNull(resultSchema, "resultSchema");
+    Objects.requireNonNull(parameterSchema, "parameterSchema");
+    pins = Map.copyOf(pins);
+  }
+}

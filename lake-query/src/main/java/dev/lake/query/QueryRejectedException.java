@@ -1,0 +1,15 @@
+package dev.lake.query;
+
+/**
+ * The statement is refused before it runs: a syntax or validation error, a statement kind the read-only surface
+ * does not allow, or a reference to a storage location. Maps to INVALID_ARGUMENT.
+ */
+public class QueryRejectedException extends RuntimeException {
+  public QueryRejectedException(String message) {
+    super(message);
+  }
+
+  public QueryRejectedException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
