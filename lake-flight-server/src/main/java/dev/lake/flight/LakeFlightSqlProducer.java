@@ -1,0 +1,476 @@
+package dev.lake.flight;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.lake.flight.auth.Role;
+import dev.lake.flight.metadata.FlightSqlMetadata;
+import dev.lake.flight.ticket.InvalidTicketException;
+import dev.lake.flight.ticket.QueryTicket;
+import dev.lake.flight.ticket.StatementHandle;
+import dev.lake.flight.ticket.TicketCodec;
+import dev.lake.query.PreparedQuery;
+import dev.lake.query.QueryService;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.ActionType;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.FlightSqlProducer;
+import org.apache.arrow.flight.sql.FlightSqlUtils;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * lake's Flight SQL producer. Thin: it decodes commands, delegates to the query service ({@link QueryService}),
+ * the write path ({@link IngestHandler}, {@link AdminActions}) and the metadata answers
+ * ({@link FlightSqlMetadata}), and sends every failure through {@link StatusMapper}.
+ *
+ * <p>Stateless across nodes: a prepared statement's handle carries its SQL and bound parameters, and a ticket
+ * carries the SQL, parameters, pinned versions, user and expiry, all signed with the cluster secret.
+ */
+final class LakeFlightSqlProducer implements FlightSqlProducer {
+  private final QueryService query;
+  private final FlightSqlMetadata metadata;
+  private final IngestHandler ingest;
+  private final AdminActions actions;
+  private final TicketCodec tickets;
+  private final Access access;
+  private final BufferAllocator allocator;
+  private final Clock clock;
+  private final Duration ticketLifetime;
+
+  LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
+      TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime) {
+    this.query = query;
+    this.metadata = metadata;
+    this.ingest = ingest;
+    this.actions = actions;
+    this.tickets = tickets;
+    this.access = access;
+    this.allocator = allocator;
+    this.clock = clock;
+    this.ticketLifetime = ticketLifetime;
+  }
+
+  // ---- dispatch with error mapping ----
+
+  @Override
+  public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+    try {
+      command(descriptor); // a clear INVALID_ARGUMENT for bytes that are not a Flight SQL command
+      return FlightSqlProducer.super.getFlightInfo(context, descriptor);
+    } catch (Throwable t) {
+      throw StatusMapper.toStatus(t);
+    }
+  }
+
+  @Override
+  public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
+    try {
+      command(descriptor);
+      return FlightSqlProducer.super.getSchema(context, descriptor);
+    } catch (Throwable t) {
+      throw StatusMapper.toStatus(t);
+    }
+  }
+
+  @Override
+  public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+    try {
+      Any any = parseAny(ticket.getBytes(), "ticket");
+      if (any.is(FlightSql.TicketStatementQuery.class)) {
+        getStreamStatement(any.unpack(FlightSql.TicketStatementQuery.class), context, listener);
+      } else if (metadata.handles(any)) {
+        metadata.stream(any, allocator, listener);
+      } else {
+        throw new InvalidTicketException("the ticket is not one this server issued");
+      }
+    } catch (Throwable t) {
+      listener.error(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public Runnable acceptPut(CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
+    try {
+      command(flightStream.getDescriptor());
+      Runnable body = FlightSqlProducer.super.acceptPut(context, flightStream, ackStream);
+      return () -> {
+        try {
+          body.run();
+        } catch (Throwable t) {
+          ackStream.onError(StatusMapper.toStatus(t));
+        }
+      };
+    } catch (Throwable t) {
+      return () -> ackStream.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
+    try {
+      if (actions.handles(action.getType())) {
+        actions.run(access.identity(context), action, listener);
+        return;
+      }
+      boolean flightSql = FlightSqlUtils.FLIGHT_SQL_ACTIONS.stream()
+          .anyMatch(t -> t.getType().equals(action.getType()));
+      if (!flightSql) {
+        throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(action.getType())
+            + "'; ListActions names the ones lake has");
+      }
+      FlightSqlProducer.super.doAction(context, action, listener);
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void listActions(CallContext context, StreamListener<ActionType> listener) {
+    FlightSqlProducer.super.listActions(context, new StreamListener<>() {
+      @Override
+      public void onNext(ActionType val) {
+        listener.onNext(val);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        listener.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        actions.types().forEach(listener::onNext);
+        listener.onCompleted();
+      }
+    });
+  }
+
+  // ---- statements ----
+
+  @Override
+  public void createPreparedStatement(FlightSql.ActionCreatePreparedStatementRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    try {
+      if (request.hasTransactionId()) {
+        throw new UnsupportedOperationException("lake has no transactions");
+      }
+      PreparedQuery prepared = query.prepare(request.getQuery());
+      byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
+      FlightSql.ActionCreatePreparedStatementResult result = FlightSql.ActionCreatePreparedStatementResult
+          .newBuilder()
+          .setPreparedStatementHandle(ByteString.copyFrom(handle))
+          .setDatasetSchema(serialize(prepared.resultSchema()))
+          .setParameterSchema(serialize(prepared.parameterSchema()))
+          .build();
+      listener.onNext(new Result(Any.pack(result).toByteArray()));
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void closePreparedStatement(FlightSql.ActionClosePreparedStatementRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    // Handles are self-contained; there is nothing to release. Still reject bytes we never issued.
+    try {
+      tickets.decodeHandle(request.getPreparedStatementHandle().toByteArray());
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public FlightInfo getFlightInfoStatement(FlightSql.CommandStatementQuery command, CallContext context,
+      FlightDescriptor descriptor) {
+    if (command.hasTransactionId()) {
+      throw new UnsupportedOperationException("lake has no transactions");
+    }
+    return plan(new StatementHandle(command.getQuery(), List.of()), context, descriptor);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPreparedStatement(FlightSql.CommandPreparedStatementQuery command,
+      CallContext context, FlightDescriptor descriptor) {
+    return plan(tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()), context, descriptor);
+  }
+
+  /** Pins the versions now (execution time), and hands out a ticket that carries them. */
+  private FlightInfo plan(StatementHandle statement, CallContext context, FlightDescriptor descriptor) {
+    String user = access.identity(context).user();
+    PreparedQuery prepared = query.prepare(statement.sql());
+    QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
+        clock.instant().plus(ticketLifetime));
+    FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
+        .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
+    Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
+    return FlightInfo.builder(prepared.resultSchema(), descriptor, List.of(new FlightEndpoint(flightTicket)))
+        .setRecords(-1).setBytes(-1).build();
+  }
+
+  @Override
+  public SchemaResult getSchemaStatement(FlightSql.CommandStatementQuery command, CallContext context,
+      FlightDescriptor descriptor) {
+    return new SchemaResult(query.prepare(command.getQuery()).resultSchema());
+  }
+
+  @Override
+  public SchemaResult getSchemaPreparedStatement(FlightSql.CommandPreparedStatementQuery command,
+      CallContext context, FlightDescriptor descriptor) {
+    StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
+    return new SchemaResult(query.prepare(handle.sql()).resultSchema());
+  }
+
+  @Override
+  public void getStreamStatement(FlightSql.TicketStatementQuery ticket, CallContext context,
+      ServerStreamListener listener) {
+    String user = access.identity(context).user();
+    QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
+    try (BufferAllocator queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
+        ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
+      ResultStreamer.stream(reader, listener);
+    } catch (Throwable t) {
+      listener.error(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void getStreamPreparedStatement(FlightSql.CommandPreparedStatementQuery command, CallContext context,
+      ServerStreamListener listener) {
+    listener.error(StatusMapper.toStatus(new InvalidTicketException(
+        "a prepared statement is executed through GetFlightInfo, whose ticket DoGet then reads")));
+  }
+
+  @Override
+  public Runnable acceptPutPreparedStatementQuery(FlightSql.CommandPreparedStatementQuery command,
+      CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
+    return () -> {
+      StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
+      List<Object> bound = List.of();
+      int rows = 0;
+      while (stream.next()) {
+        VectorSchemaRoot root = stream.getRoot();
+        if (root.getRowCount() == 0) {
+          continue;
+        }
+        rows += root.getRowCount();
+        if (rows > 1) {
+          throw new IllegalArgumentException("lake binds one row of parameters per execution; got " + rows);
+        }
+        bound = ArrowParameters.row(root, 0);
+      }
+      byte[] updated = tickets.encodeHandle(handle.withParameters(bound));
+      FlightSql.DoPutPreparedStatementResult result = FlightSql.DoPutPreparedStatementResult.newBuilder()
+          .setPreparedStatementHandle(ByteString.copyFrom(updated)).build();
+      sendPutResult(ackStream, result.toByteArray());
+      ackStream.onCompleted();
+    };
+  }
+
+  @Override
+  public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
+      FlightStream stream, StreamListener<PutResult> ackStream) {
+    return () -> {
+      access.require(context, Role.WRITER, "ingest");
+      long rows = ingest.ingest(command, stream);
+      sendPutResult(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
+      ackStream.onCompleted();
+    };
+  }
+
+  @Override
+  public Runnable acceptPutStatement(FlightSql.CommandStatementUpdate command, CallContext context,
+      FlightStream stream, StreamListener<PutResult> ackStream) {
+    return readOnly(command.getQuery());
+  }
+
+  @Override
+  public Runnable acceptPutPreparedStatementUpdate(FlightSql.CommandPreparedStatementUpdate command,
+      CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
+    return readOnly(tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql());
+  }
+
+  /** An update through the query interface: the policy names the statement kind; anything it lets through is refused. */
+  private Runnable readOnly(String sql) {
+    return () -> {
+      query.prepare(sql);
+      throw new dev.lake.query.QueryRejectedException("queries return rows; lake's SQL surface is read-only. "
+          + "Write with bulk ingest (CommandStatementIngest) and admin actions");
+    };
+  }
+
+  private void sendPutResult(StreamListener<PutResult> ackStream, byte[] bytes) {
+    try (ArrowBuf buf = allocator.buffer(bytes.length)) {
+      buf.writeBytes(bytes);
+      ackStream.onNext(PutResult.metadata(buf));
+    }
+  }
+
+  // ---- metadata (delegated) ----
+
+  @Override
+  public FlightInfo getFlightInfoSqlInfo(FlightSql.CommandGetSqlInfo request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamSqlInfo(FlightSql.CommandGetSqlInfo command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTypeInfo(FlightSql.CommandGetXdbcTypeInfo request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTypeInfo(FlightSql.CommandGetXdbcTypeInfo request, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(request), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCatalogs(FlightSql.CommandGetCatalogs request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
+    metadata.stream(Any.pack(FlightSql.CommandGetCatalogs.getDefaultInstance()), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoSchemas(FlightSql.CommandGetDbSchemas request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamSchemas(FlightSql.CommandGetDbSchemas command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTables(FlightSql.CommandGetTables request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTables(FlightSql.CommandGetTables command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoTableTypes(FlightSql.CommandGetTableTypes request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
+    metadata.stream(Any.pack(FlightSql.CommandGetTableTypes.getDefaultInstance()), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoPrimaryKeys(FlightSql.CommandGetPrimaryKeys request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamPrimaryKeys(FlightSql.CommandGetPrimaryKeys command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoExportedKeys(FlightSql.CommandGetExportedKeys request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoImportedKeys(FlightSql.CommandGetImportedKeys request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public FlightInfo getFlightInfoCrossReference(FlightSql.CommandGetCrossReference request, CallContext context,
+      FlightDescriptor descriptor) {
+    return metadata.flightInfo(request, descriptor);
+  }
+
+  @Override
+  public void getStreamExportedKeys(FlightSql.CommandGetExportedKeys command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public void getStreamImportedKeys(FlightSql.CommandGetImportedKeys command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public void getStreamCrossReference(FlightSql.CommandGetCrossReference command, CallContext context,
+      ServerStreamListener listener) {
+    metadata.stream(Any.pack(command), allocator, listener);
+  }
+
+  @Override
+  public void close() {}
+
+  // ---- helpers ----
+
+  private static Any command(FlightDescriptor descriptor) {
+    if (descriptor == null || !descriptor.isCommand()) {
+      throw new IllegalArgumentException("lake serves Flight SQL commands; path descriptors are not supported");
+    }
+    return parseAny(descriptor.getCommand(), "command");
+  }
+
+  private static Any parseAny(byte[] bytes, String what) {
+    try {
+      Any any = Any.parseFrom(bytes);
+      if (!any.getTypeUrl().startsWith("type.googleapis.com/arrow.flight.protocol.sql.")) {
+        throw new InvalidTicketException("the " + what + " is not a Flight SQL " + what);
+      }
+      return any;
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidTicketException("the " + what + " bytes are malformed (not a Flight SQL " + what + ")");
+    }
+  }
+
+  private static ByteString serialize(Schema schema) {
+    ByteBuffer buffer = MessageSerializer.serializeMetadata(schema);
+    return ByteString.copyFrom(buffer);
+  }
+}

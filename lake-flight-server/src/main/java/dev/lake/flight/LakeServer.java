@@ -1,0 +1,198 @@
+package dev.lake.flight;
+
+import dev.lake.engine.LanceTableEngine;
+import dev.lake.engine.TableEngine;
+import dev.lake.flight.auth.BearerTokens;
+import dev.lake.flight.auth.LakeAuthenticator;
+import dev.lake.flight.auth.Signer;
+import dev.lake.flight.config.LakeConfig;
+import dev.lake.flight.metadata.FlightSqlMetadata;
+import dev.lake.flight.metadata.TableInfo;
+import dev.lake.flight.ticket.TicketCodec;
+import dev.lake.metasrv.SingleNodeLeadership;
+import dev.lake.metasrv.TableLocations;
+import dev.lake.metasrv.TableLocks;
+import dev.lake.metasrv.WriteCoordinator;
+import dev.lake.metasrv.WriteInterceptor;
+import dev.lake.query.Catalog;
+import dev.lake.query.QueryOptions;
+import dev.lake.query.QueryService;
+import dev.lake.query.RegistryCatalog;
+import dev.lake.registry.MetaStore;
+import dev.lake.registry.TableRegistration;
+import dev.lake.registry.rocksdb.RocksDbMetaStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One lake node: registry, engine, write coordinator, catalog, query service and the Flight SQL endpoint, wired
+ * from a {@link LakeConfig}. The single-node topology: a RocksDB registry under the data directory, and this
+ * process takes the lease at start-up and is always the leader.
+ */
+public final class LakeServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LakeServer.class);
+  public static final String VERSION = "0.1.0";
+
+  private final LakeConfig config;
+  private final BufferAllocator allocator;
+  private final MetaStore store;
+  private final TableEngine engine;
+  private final FlightServer server;
+
+  private LakeServer(Builder b) {
+    this.config = b.config;
+    checkBindAllowed(config);
+    this.allocator = new RootAllocator();
+    try {
+      Files.createDirectories(config.dataDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the data directory " + config.dataDir(), e);
+    }
+    MetaStore opened = b.metaStore != null ? b.metaStore
+        : RocksDbMetaStore.open(config.dataDir().resolve("registry"));
+    this.store = b.wrapStore.apply(opened);
+    this.engine = new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE), Map.of());
+    Clock clock = b.clock;
+    String address = config.host() + ":" + config.port();
+    SingleNodeLeadership leadership = SingleNodeLeadership.takeLease(store, config.nodeId(), address);
+    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership,
+        new TableLocks(config.lockTimeout().toMillis()), new TableLocations(config.dataRoot()),
+        allocator, clock, b.interceptor);
+    Catalog catalog = new RegistryCatalog(store);
+    QueryService query = new QueryService(catalog, engine, new QueryOptions(config.batchRows()));
+    Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
+    FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
+    LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
+        new IngestHandler(writes, catalog, allocator), new AdminActions(writes, catalog),
+        new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime());
+    this.server = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host(), config.port()), producer)
+        .headerAuthenticator(new LakeAuthenticator(config.users(),
+            new BearerTokens(signer, clock, config.tokenLifetime())))
+        .build();
+  }
+
+  public static Builder builder(LakeConfig config) {
+    return new Builder(config);
+  }
+
+  public LakeServer start() throws IOException {
+    server.start();
+    LOG.info("lake listening node={} address={}:{} dataDir={} registry={}", config.nodeId(), config.host(),
+        server.getPort(), config.dataDir(), store.describe());
+    return this;
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public String host() {
+    return config.host();
+  }
+
+  public MetaStore metaStore() {
+    return store;
+  }
+
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.shutdown();
+      server.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      server.close();
+    } catch (Exception e) {
+      LOG.warn("closing the Flight server failed", e);
+    }
+    engine.close();
+    store.close();
+    allocator.close();
+    LOG.info("lake stopped node={}", config.nodeId());
+  }
+
+  private static List<TableInfo> tables(Catalog catalog) {
+    List<TableInfo> out = new ArrayList<>();
+    for (TableRegistration r : catalog.tables()) {
+      try {
+        out.add(new TableInfo(r.name(), Schema.fromJSON(r.schema())));
+      } catch (IOException e) {
+        throw new UncheckedIOException("unreadable schema for table " + r.name(), e);
+      }
+    }
+    return out;
+  }
+
+  private static void checkBindAllowed(LakeConfig config) {
+    if (!config.defaultPasswordInForce()) {
+      return;
+    }
+    try {
+      for (InetAddress a : InetAddress.getAllByName(config.host())) {
+        if (!a.isLoopbackAddress()) {
+          throw new IllegalArgumentException("refusing to listen on " + config.host() + " with the default user "
+              + "lake/lake: configure auth.users (hashes from 'bin/lake passwd') or bind 127.0.0.1");
+        }
+      }
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("server.host '" + config.host() + "' does not resolve");
+    }
+  }
+
+  /** Wiring with test seams: a registry wrapper (fault injection), a write interceptor, a clock. */
+  public static final class Builder {
+    private final LakeConfig config;
+    private MetaStore metaStore;
+    private Function<MetaStore, MetaStore> wrapStore = Function.identity();
+    private WriteInterceptor interceptor = WriteInterceptor.NONE;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder(LakeConfig config) {
+      this.config = config;
+    }
+
+    public Builder metaStore(MetaStore store) {
+      this.metaStore = store;
+      return this;
+    }
+
+    public Builder wrapMetaStore(Function<MetaStore, MetaStore> wrap) {
+      this.wrapStore = wrap;
+      return this;
+    }
+
+    public Builder writeInterceptor(WriteInterceptor interceptor) {
+      this.interceptor = interceptor;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public LakeServer build() {
+      return new LakeServer(this);
+    }
+  }
+}

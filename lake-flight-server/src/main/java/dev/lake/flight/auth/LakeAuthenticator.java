@@ -1,0 +1,80 @@
+package dev.lake.flight.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
+
+/**
+ * Authenticates every call: {@code Authorization: Basic} (checked against the salted hashes in config) is
+ * exchanged for a bearer token returned in the response headers; {@code Authorization: Bearer} must carry a
+ * token signed with the cluster secret and not expired. Anything else is UNAUTHENTICATED.
+ */
+public final class LakeAuthenticator implements CallHeaderAuthenticator {
+  private static final String AUTHORIZATION = "authorization";
+  private final Map<String, User> users;
+  private final BearerTokens tokens;
+
+  public LakeAuthenticator(Map<String, User> users, BearerTokens tokens) {
+    this.users = Map.copyOf(users);
+    this.tokens = tokens;
+  }
+
+  @Override
+  public AuthResult authenticate(CallHeaders headers) {
+    String header = headers.get(AUTHORIZATION);
+    if (header == null) {
+      throw CallStatus.UNAUTHENTICATED
+          .withDescription("no credentials: log in with a user name and password (basic auth) or a bearer token")
+          .toRuntimeException();
+    }
+    if (header.regionMatches(true, 0, "Basic ", 0, 6)) {
+      String user = basic(header.substring(6).trim());
+      String token = tokens.issue(user);
+      return new AuthResult() {
+        @Override
+        public String getPeerIdentity() {
+          return user;
+        }
+
+        @Override
+        public void appendToOutgoingHeaders(CallHeaders outgoing) {
+          if (outgoing.get(AUTHORIZATION) == null) {
+            outgoing.insert(AUTHORIZATION, "Bearer " + token);
+          }
+        }
+      };
+    }
+    if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      Optional<String> user = tokens.verify(header.substring(7).trim()).filter(users::containsKey);
+      if (user.isEmpty()) {
+        throw CallStatus.UNAUTHENTICATED
+            .withDescription("the bearer token is invalid or expired: log in again").toRuntimeException();
+      }
+      String name = user.get();
+      return () -> name;
+    }
+    throw CallStatus.UNAUTHENTICATED
+        .withDescription("unsupported authorization scheme: use Basic or Bearer").toRuntimeException();
+  }
+
+  private String basic(String encoded) {
+    String decoded;
+    try {
+      decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw CallStatus.UNAUTHENTICATED.withDescription("malformed basic credentials").toRuntimeException();
+    }
+    int colon = decoded.indexOf(':');
+    String name = colon < 0 ? decoded : decoded.substring(0, colon);
+    char[] password = colon < 0 ? new char[0] : decoded.substring(colon + 1).toCharArray();
+    User user = users.get(name);
+    if (user == null || !PasswordHasher.verify(password, user.passwordHash())) {
+      throw CallStatus.UNAUTHENTICATED.withDescription("wrong user name or password").toRuntimeException();
+    }
+    return name;
+  }
+}

@@ -1,0 +1,2 @@
+/** Authentication: salted password hashes, basic login exchanged for bearer tokens signed with the cluster secret. */
+package dev.lake.flight.auth;

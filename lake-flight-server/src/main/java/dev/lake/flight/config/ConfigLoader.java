@@ -1,0 +1,178 @@
+package dev.lake.flight.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.lake.flight.auth.PasswordHasher;
+import dev.lake.flight.auth.Role;
+import dev.lake.flight.auth.User;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Builds a {@link LakeConfig} from a YAML file, then {@code LAKE_*} environment variables, then CLI overrides (each
+ * later source wins). Keys are dotted paths ({@code server.port}); the environment spells them upper-case with
+ * underscores ({@code LAKE_SERVER_PORT}). Unknown keys are an error, so a typo never passes silently.
+ */
+public final class ConfigLoader {
+  /** Every scalar key lake reads, with its default (null = none). auth.users is a list, handled apart. */
+  static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+  static {
+    DEFAULTS.put("node.id", "node-1");
+    DEFAULTS.put("server.host", "127.0.0.1");
+    DEFAULTS.put("server.port", "32010");
+    DEFAULTS.put("data.dir", "./lake-data");
+    DEFAULTS.put("data.root", null);
+    DEFAULTS.put("auth.token-lifetime", "12h");
+    DEFAULTS.put("cluster.secret", null);
+    DEFAULTS.put("query.ticket-lifetime", "15m");
+    DEFAULTS.put("query.batch-rows", "65536");
+    DEFAULTS.put("write.lock-timeout", "60s");
+  }
+
+  private static final Set<String> LIST_KEYS = Set.of("auth.users");
+  private static final String DEFAULT_USER = "lake";
+
+  private ConfigLoader() {}
+
+  public static LakeConfig load(Optional<Path> file, Map<String, String> env, Map<String, String> overrides) {
+    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    JsonNode users = null;
+    if (file.isPresent()) {
+      JsonNode root = readYaml(file.get());
+      Map<String, String> flat = new LinkedHashMap<>();
+      flatten("", root, flat);
+      users = root.path("auth").get("users");
+      for (Map.Entry<String, String> e : flat.entrySet()) {
+        if (LIST_KEYS.stream().anyMatch(k -> e.getKey().startsWith(k + "."))) {
+          continue;
+        }
+        if (!DEFAULTS.containsKey(e.getKey())) {
+          throw new IllegalArgumentException("unknown configuration key '" + e.getKey() + "' in " + file.get()
+              + " (see docs/config.md)");
+        }
+        values.put(e.getKey(), e.getValue());
+      }
+    }
+    for (String key : DEFAULTS.keySet()) {
+      String envName = "LAKE_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+      if (env.containsKey(envName)) {
+        values.put(key, env.get(envName));
+      }
+    }
+    for (Map.Entry<String, String> e : overrides.entrySet()) {
+      if (!DEFAULTS.containsKey(e.getKey())) {
+        throw new IllegalArgumentException("unknown configuration key '" + e.getKey() + "'");
+      }
+      values.put(e.getKey(), e.getValue());
+    }
+    Map<String, User> userMap = new LinkedHashMap<>();
+    boolean defaultPassword = false;
+    if (users != null && !users.isNull()) {
+      if (!users.isArray()) {
+        throw new IllegalArgumentException("auth.users must be a list of {name, password-hash, role}");
+      }
+      for (JsonNode u : users) {
+        String name = required(u, "name");
+        String hash = required(u, "password-hash");
+        if (!PasswordHasher.isHash(hash)) {
+          throw new IllegalArgumentException("auth.users[" + name + "].password-hash is not a hash made by "
+              + "'bin/lake passwd'");
+        }
+        userMap.put(name, new User(name, hash, Role.parse(u.path("role").asText("reader"))));
+      }
+    } else {
+      userMap.put(DEFAULT_USER, new User(DEFAULT_USER, new PasswordHasher().hash(DEFAULT_USER.toCharArray()),
+          Role.ADMIN));
+      defaultPassword = true;
+    }
+    Path dataDir = Path.of(values.get("data.dir")).toAbsolutePath().normalize();
+    String dataRoot = Optional.ofNullable(values.get("data.root")).filter(s -> !s.isBlank())
+        .orElse(dataDir.resolve("tables").toString());
+    return new LakeConfig(
+        values.get("node.id"),
+        values.get("server.host"),
+        integer("server.port", values.get("server.port")),
+        dataDir,
+        dataRoot,
+        userMap,
+        defaultPassword,
+        Optional.ofNullable(values.get("cluster.secret")).filter(s -> !s.isBlank()),
+        duration("auth.token-lifetime", values.get("auth.token-lifetime")),
+        duration("query.ticket-lifetime", values.get("query.ticket-lifetime")),
+        integer("query.batch-rows", values.get("query.batch-rows")),
+        duration("write.lock-timeout", values.get("write.lock-timeout")));
+  }
+
+  /** Parses {@code 500ms}, {@code 30s}, {@code 15m}, {@code 12h}, {@code 7d} or an ISO-8601 duration. */
+  public static Duration duration(String key, String text) {
+    String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (t.startsWith("p")) {
+        return Duration.parse(t.toUpperCase(Locale.ROOT));
+      }
+      if (t.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+      }
+      long n = Long.parseLong(t.substring(0, t.length() - 1));
+      return switch (t.charAt(t.length() - 1)) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        case 'd' -> Duration.ofDays(n);
+        default -> throw new NumberFormatException();
+      };
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + " = '" + text + "' is not a duration (e.g. 500ms, 30s, 15m, 12h)");
+    }
+  }
+
+  private static int integer(String key, String text) {
+    try {
+      return Integer.parseInt(text.trim());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + " = '" + text + "' is not an integer");
+    }
+  }
+
+  private static String required(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isTextual() || v.asText().isBlank()) {
+      throw new IllegalArgumentException("each auth.users entry needs '" + field + "'");
+    }
+    return v.asText();
+  }
+
+  private static JsonNode readYaml(Path file) {
+    try {
+      JsonNode node = new ObjectMapper(new YAMLFactory()).readTree(Files.readAllBytes(file));
+      return node == null || node.isMissingNode() ? JsonNodeFactory.instance.objectNode() : node;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
+    if (node.isObject()) {
+      ObjectNode obj = (ObjectNode) node;
+      obj.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+          e.getValue(), out));
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        flatten(prefix + "." + i, node.get(i), out);
+      }
+    } else if (!node.isNull()) {
+      out.put(prefix, node.asText());
+    }
+  }
+}

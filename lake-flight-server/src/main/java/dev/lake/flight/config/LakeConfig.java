@@ -1,0 +1,67 @@
+package dev.lake.flight.config;
+
+import dev.lake.flight.auth.User;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The validated configuration of one node. Every key, its default and its meaning are in docs/config.md.
+ *
+ * @param nodeId this node's id (lease holder id, logs)
+ * @param host the address the Flight SQL endpoint binds
+ * @param port its port (0 = any free port)
+ * @param dataDir the node's data directory: the RocksDB registry, the generated cluster secret, and (by default)
+ *     the table data root
+ * @param dataRoot where table data lives (a local path, or later an s3:// URI)
+ * @param users configured users by name (the default user lake/lake when none are configured)
+ * @param defaultPasswordInForce true when the built-in lake/lake user is active
+ * @param clusterSecret the secret that signs tokens, handles and tickets (generated into the data directory when
+ *     not configured)
+ * @param tokenLifetime how long a bearer token stays valid
+ * @param ticketLifetime how long a ticket stays valid after GetFlightInfo
+ * @param batchRows rows per Arrow batch read from Lance
+ * @param lockTimeout how long a writer waits for a table's write lock
+ */
+public record LakeConfig(
+    String nodeId,
+    String host,
+    int port,
+    Path dataDir,
+    String dataRoot,
+    Map<String, User> users,
+    boolean defaultPasswordInForce,
+    Optional<String> clusterSecret,
+    Duration tokenLifetime,
+    Duration ticketLifetime,
+    int batchRows,
+    Duration lockTimeout) {
+
+  public LakeConfig {
+    Objects.requireNonNull(nodeId, "nodeId");
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(dataRoot, "dataRoot");
+    users = Map.copyOf(users);
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("server.port must be 0..65535, was " + port);
+    }
+    if (users.isEmpty()) {
+      throw new IllegalArgumentException("auth.users is empty: configure at least one user");
+    }
+    if (batchRows < 1 || batchRows > 1_048_576) {
+      throw new IllegalArgumentException("query.batch-rows must be 1..1048576, was " + batchRows);
+    }
+    positive("auth.token-lifetime", tokenLifetime);
+    positive("query.ticket-lifetime", ticketLifetime);
+    positive("write.lock-timeout", lockTimeout);
+  }
+
+  private static void positive(String key, Duration d) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(key + " must be a positive duration (e.g. 30s, 15m, 12h)");
+    }
+  }
+}
