@@ -1,0 +1,117 @@
+package dev.lake.it.support;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/** A real {@link FlightSqlClient} logged in with basic auth (exchanged for a bearer token). */
+public final class FlightTestClient implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final FlightClient flight;
+  private final FlightSqlClient sql;
+  private final CallOption auth;
+
+  private FlightTestClient(BufferAllocator allocator, FlightClient flight, CallOption auth) {
+    this.allocator = allocator;
+    this.flight = flight;
+    this.sql = new FlightSqlClient(flight);
+    this.auth = auth;
+  }
+
+  public static FlightTestClient connect(int port, String user, String password) {
+    BufferAllocator allocator = new RootAllocator();
+    FlightClient flight = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port)).build();
+    CredentialCallOption auth = flight.authenticateBasicToken(user, password)
+        .orElseThrow(() -> new IllegalStateException("the server returned no bearer token"));
+    return new FlightTestClient(allocator, flight, auth);
+  }
+
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  public FlightSqlClient sql() {
+    return sql;
+  }
+
+  public FlightClient flight() {
+    return flight;
+  }
+
+  public CallOption auth() {
+    return auth;
+  }
+
+  public static TableDefinitionOptions mode(TableNotExistOption ifMissing, TableExistsOption ifExists) {
+    return TableDefinitionOptions.newBuilder().setIfNotExist(ifMissing).setIfExists(ifExists).build();
+  }
+
+  public static TableDefinitionOptions create() {
+    return mode(TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE, TableExistsOption.TABLE_EXISTS_OPTION_FAIL);
+  }
+
+  public static TableDefinitionOptions append() {
+    return mode(TableNotExistOption.TABLE_NOT_EXIST_OPTION_FAIL, TableExistsOption.TABLE_EXISTS_OPTION_APPEND);
+  }
+
+  public long ingest(String table, ArrowReader data, TableDefinitionOptions options, Map<String, String> extra) {
+    return sql.executeIngest(data, new FlightSqlClient.ExecuteIngestOptions(table, options, null, null, extra), auth);
+  }
+
+  public long ingest(String table, VectorSchemaRoot data, TableDefinitionOptions options) {
+    return sql.executeIngest(data, new FlightSqlClient.ExecuteIngestOptions(table, options, null, null, Map.of()),
+        auth);
+  }
+
+  /** Runs a statement and hands every batch to {@code consumer} (rows are read before the next batch). */
+  public void query(String query, java.util.function.Consumer<VectorSchemaRoot> consumer) throws Exception {
+    FlightInfo info = sql.execute(query, auth);
+    for (FlightEndpoint endpoint : info.getEndpoints()) {
+      try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
+        while (stream.next()) {
+          consumer.accept(stream.getRoot());
+        }
+      }
+    }
+  }
+
+  /** Every row of the result as a list of {@code getObject} values. */
+  public List<List<Object>> rows(String query) throws Exception {
+    List<List<Object>> rows = new ArrayList<>();
+    query(query, root -> {
+      for (int r = 0; r < root.getRowCount(); r++) {
+        List<Object> row = new ArrayList<>();
+        for (int c = 0; c < root.getFieldVectors().size(); c++) {
+          row.add(root.getVector(c).getObject(r));
+        }
+        rows.add(row);
+      }
+    });
+    return rows;
+  }
+
+  public long count(String table) throws Exception {
+    return ((Number) rows("SELECT COUNT(*) FROM " + table).get(0).get(0)).longValue();
+  }
+
+  @Override
+  public void close() throws Exception {
+    flight.close();
+    allocator.close();
+  }
+}

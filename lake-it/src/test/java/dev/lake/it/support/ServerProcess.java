@@ -1,0 +1,107 @@
+package dev.lake.it.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code bin/lake server ...} as a separate process, the way a user starts it. Waits (bounded) for its
+ * {@code listening on HOST:PORT} line; {@link #stop()} sends SIGTERM and waits for a clean exit.
+ */
+public final class ServerProcess implements AutoCloseable {
+  private static final Pattern LISTENING = Pattern.compile("listening on ([^:\\s]+):(\\d+)");
+  private final Process process;
+  private final List<String> output = Collections.synchronizedList(new ArrayList<>());
+  private final int port;
+
+  private ServerProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  public static Path projectRoot() {
+    String configured = System.getProperty("lake.project.root");
+    Path p = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath();
+    while (p != null && !Files.exists(p.resolve("mvnw"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("cannot find the project root (the directory holding mvnw)");
+    }
+    return p;
+  }
+
+  public static ServerProcess start(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(projectRoot().resolve("bin/lake").toString());
+    command.add("server");
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("LAKE_TMPDIR", Path.of(System.getProperty("java.io.tmpdir")).resolve("lake-bin").toString());
+    Process process = pb.start();
+    List<String> output = Collections.synchronizedList(new ArrayList<>());
+    CompletableFuture<Integer> port = new CompletableFuture<>();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          output.add(line);
+          Matcher m = LISTENING.matcher(line);
+          if (m.find()) {
+            port.complete(Integer.parseInt(m.group(2)));
+          }
+        }
+      } catch (IOException e) {
+        port.completeExceptionally(e);
+      }
+      port.completeExceptionally(new IllegalStateException("the server exited before listening: " + output));
+    }, "lake-server-output");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      int p = port.get(180, TimeUnit.SECONDS);
+      ServerProcess sp = new ServerProcess(process, p);
+      sp.output.addAll(output);
+      return sp;
+    } catch (Exception e) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the server did not start: " + output, e);
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /** SIGTERM, then wait for exit; returns the exit code. */
+  public int stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the server did not stop within 60 s of SIGTERM");
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      stop();
+    }
+  }
+}

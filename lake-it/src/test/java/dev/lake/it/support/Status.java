@@ -1,0 +1,24 @@
+package dev.lake.it.support;
+
+import org.apache.arrow.flight.FlightRuntimeException;
+
+/**
+ * The status code lake answered with. Arrow Java's client enum folds ABORTED and FAILED_PRECONDITION into other
+ * codes, so lake also sends its exact code in the {@code lake-code} trailer; this reads that first.
+ */
+public final class Status {
+  private Status() {}
+
+  public static String code(Throwable t) {
+    Throwable e = t;
+    while (e != null && !(e instanceof FlightRuntimeException)) {
+      e = e.getCause();
+    }
+    if (e == null) {
+      throw new AssertionError("not a Flight error: " + t, t);
+    }
+    FlightRuntimeException f = (FlightRuntimeException) e;
+    String exact = f.status().metadata() == null ? null : f.status().metadata().get("lake-code");
+    return exact != null ? exact : f.status().code().name();
+  }
+}
