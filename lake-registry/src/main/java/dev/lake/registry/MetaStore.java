@@ -1,5 +1,6 @@
 package dev.lake.registry;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,14 +14,18 @@ import java.util.Optional;
  *       tombstone) and a <b>lease check</b>: the lease item must name {@code fence.holderId()} at
  *       {@code fence.term()}. Either everything is written or nothing is.
  *   <li>A mutation that finds a different state than it expects throws {@link RegistryConflictException} (or a
- *       subclass) and writes nothing. A failed lease check throws {@link LeaseRejectedException} and writes
+ *       subclass) and writes nothing. When several checks fail, the first in this order is reported: the lease
+ *       ({@link LeaseRejectedException}), the idempotency key ({@link DuplicateIdempotencyKeyException}, so a
+ *       repeated ingest learns its original outcome even after the table moved on), then the registration. A failed lease check throws {@link LeaseRejectedException} and writes
  *       nothing. A backend that cannot be reached throws {@link RegistryUnavailableException} and wrote nothing.
  *   <li>When the outcome cannot be known (a retried request whose first attempt may have landed), a mutation
  *       throws {@link CommitStateUnknownException}, never a plain conflict and never a second application.
  *   <li>Nothing may fail after the atomic write has been applied: a method that returns normally committed.
  *   <li>Backend errors are never reported as "not found" or as an empty result.
  * </ul>
- * Implementations are thread-safe.
+ * Implementations are thread-safe. Implementations: {@code dev.lake.registry.rocksdb.RocksDbMetaStore} (embedded,
+ * single process) and {@code dev.lake.registry.dynamodb.DynamoDbMetaStore} (cluster). The test-jar's
+ * {@code MetaStoreContract} is the executable form of this contract.
  */
 public interface MetaStore extends AutoCloseable {
 
@@ -60,8 +65,34 @@ public interface MetaStore extends AutoCloseable {
    */
   void drop(LeaseFence fence, TableRegistration expected, Tombstone tombstone);
 
-  /** Removes a tombstone once its generation's files are gone (with the lease check). */
+  /**
+   * Removes a tombstone once its generation's files are gone (with the lease check). Deleting a tombstone that
+   * is already gone is a no-op, so the garbage collector may retry.
+   */
   void deleteTombstone(LeaseFence fence, Tombstone tombstone);
+
+  /**
+   * One page of the idempotency records of one incarnation, in key order, starting after {@code startAfter}
+   * (exclusive), at most {@code limit}: what the retention sweep reads to expire keys.
+   */
+  Page<IdempotencyRecord> idempotencyRecords(
+      String name, String generation, Optional<String> startAfter, int limit);
+
+  /**
+   * Retention (design.md invariant 9): deletes the history items of {@code versions} of one incarnation, with
+   * the lease check. Use {@link HistoryRetention} to choose them. Throws {@link RegistryConflictException} and
+   * deletes nothing of the batch when a version is not older than the registered version of that incarnation
+   * (the registered version's item never expires). Versions without an item are ignored. A large batch may be
+   * applied as several atomic, fenced writes; deletion is idempotent, so after a failure retry the same call.
+   */
+  void deleteHistory(LeaseFence fence, String name, String generation, Collection<Long> versions);
+
+  /**
+   * Retention: deletes the idempotency records of {@code keys} of one incarnation, with the lease check. Keys
+   * without a record are ignored; a large batch may be applied as several atomic, fenced writes.
+   */
+  void deleteIdempotencyRecords(
+      LeaseFence fence, String name, String generation, Collection<String> keys);
 
   /** The leader lease item, if one was ever written. */
   Optional<LeaderLease> lease();
@@ -69,6 +100,8 @@ public interface MetaStore extends AutoCloseable {
   /**
    * Conditional write of the lease item: succeeds only if the current item equals {@code expected} (on holder
    * and term; empty means "no item yet"). Throws {@link RegistryConflictException} otherwise. Not fenced.
+   * Terms never go back and a new holder takes a higher term ({@link IllegalArgumentException} otherwise).
+   * {@link LeaseTakeover} is the read-then-write of a take-over at term + 1.
    */
   void writeLease(Optional<LeaderLease> expected, LeaderLease next);
 

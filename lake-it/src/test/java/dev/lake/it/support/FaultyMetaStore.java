@@ -9,6 +9,7 @@ import dev.lake.registry.Page;
 import dev.lake.registry.TableRegistration;
 import dev.lake.registry.Tombstone;
 import dev.lake.registry.VersionRecord;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,6 +79,22 @@ public final class FaultyMetaStore implements MetaStore {
   @Override
   public void deleteTombstone(LeaseFence fence, Tombstone tombstone) {
     delegate.deleteTombstone(fence, tombstone);
+  }
+
+  @Override
+  public Page<IdempotencyRecord> idempotencyRecords(String name, String generation, Optional<String> startAfter,
+      int limit) {
+    return delegate.idempotencyRecords(name, generation, startAfter, limit);
+  }
+
+  @Override
+  public void deleteHistory(LeaseFence fence, String name, String generation, Collection<Long> versions) {
+    delegate.deleteHistory(fence, name, generation, versions);
+  }
+
+  @Override
+  public void deleteIdempotencyRecords(LeaseFence fence, String name, String generation, Collection<String> keys) {
+    delegate.deleteIdempotencyRecords(fence, name, generation, keys);
   }
 
   @Override
