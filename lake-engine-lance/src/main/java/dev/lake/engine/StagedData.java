@@ -2,6 +2,8 @@ package dev.lake.engine;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -13,12 +15,19 @@ public final class StagedData {
   private final Schema schema;
   private final long rowCount;
   private final List<?> fragments;
+  private final Optional<Set<String>> columnsWithNulls;
 
   public StagedData(String location, Schema schema, long rowCount, List<?> fragments) {
+    this(location, schema, rowCount, fragments, Optional.empty());
+  }
+
+  StagedData(String location, Schema schema, long rowCount, List<?> fragments,
+      Optional<Set<String>> columnsWithNulls) {
     this.location = Objects.requireNonNull(location, "location");
     this.schema = Objects.requireNonNull(schema, "schema");
     this.rowCount = rowCount;
     this.fragments = List.copyOf(fragments);
+    this.columnsWithNulls = Objects.requireNonNull(columnsWithNulls, "columnsWithNulls").map(Set::copyOf);
   }
 
   public String location() {
@@ -36,5 +45,10 @@ public final class StagedData {
   /** Engine-private fragment descriptions. */
   List<?> fragments() {
     return fragments;
+  }
+
+  /** The top-level columns holding at least one null, when the engine counted them while staging. */
+  Optional<Set<String>> columnsWithNulls() {
+    return columnsWithNulls;
   }
 }

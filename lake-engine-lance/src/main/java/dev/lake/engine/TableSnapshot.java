@@ -5,7 +5,12 @@ import java.util.Optional;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** One pinned version of one table. Readers it returns must be closed before the snapshot. */
+/**
+ * One pinned version of one table. Readers it returns must be closed before the snapshot; closing the snapshot
+ * closes any reader still open (a cancelled query). Readers throw {@link EngineException}s (unchecked) from
+ * {@code loadNextBatch()}: a dropped table or a cleaned-up version surfaces there as
+ * {@link DatasetNotFoundException}, a bad filter possibly only there as {@link InvalidExpressionException}.
+ */
 public interface TableSnapshot extends AutoCloseable {
   String location();
 

@@ -1,0 +1,11 @@
+package dev.lake.engine;
+
+/**
+ * A filter, column list or SQL text handed to the engine is not valid for the table (syntax error, unknown column,
+ * wrong type). The caller's input is at fault: answer INVALID_ARGUMENT, do not retry.
+ */
+public class InvalidExpressionException extends EngineException {
+  public InvalidExpressionException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}
