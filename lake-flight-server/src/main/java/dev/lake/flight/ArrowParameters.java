@@ -27,6 +27,7 @@ import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.DenseUnionVector;
@@ -44,7 +45,7 @@ final class ArrowParameters {
     return values;
   }
 
-  private static Object value(FieldVector v, int row) {
+  private static Object value(ValueVector v, int row) {
     if (v instanceof DenseUnionVector u) {
       return u.isNull(row) ? null : value(u.getVectorByType(u.getTypeId(row)), u.getOffset(row));
     }

@@ -446,6 +446,13 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   }
 
   @Override
+  public void listFlights(CallContext context, org.apache.arrow.flight.Criteria criteria,
+      StreamListener<FlightInfo> listener) {
+    // Tables are listed through Flight SQL's GetTables; there are no standing flights to list.
+    listener.onCompleted();
+  }
+
+  @Override
   public void close() {}
 
   // ---- helpers ----

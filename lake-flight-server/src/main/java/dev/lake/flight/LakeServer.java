@@ -73,7 +73,7 @@ public final class LakeServer implements AutoCloseable {
         new TableLocks(config.lockTimeout().toMillis()), new TableLocations(config.dataRoot()),
         allocator, clock, b.interceptor);
     Catalog catalog = new RegistryCatalog(store);
-    QueryService query = new QueryService(catalog, engine, new QueryOptions(config.batchRows()));
+    QueryService query = new QueryService(catalog, engine, QueryOptions.defaults().withBatchSize(config.batchRows()));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,

@@ -180,6 +180,10 @@ public final class WriteCoordinator {
       throw e;
     }
     StagedData staged = stage(registration.location(), conformed);
+    if (staged.rowCount() == 0) {
+      // Nothing to add: Lance commits no version for an empty append, and there is nothing to acknowledge but 0.
+      return new WriteResult(registration, 0, false);
+    }
     return commitUnderLock(request, registration, staged, TableChange.Append::new, registration.schema());
   }
 

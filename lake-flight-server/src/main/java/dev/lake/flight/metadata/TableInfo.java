@@ -5,10 +5,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * A table as the metadata commands list it: its name in schema {@code lake.main} and its Arrow
- * schema (without Flight SQL column metadata; {@link FlightSqlMetadata} adds that).
+ * schema as clients read it from a query (without Flight SQL column metadata, which {@link
+ * FlightSqlMetadata} adds). The schema is passed on as given: map stored types to result types first
+ * (no view or large string/binary types, which the JDBC driver cannot describe).
  *
  * @param name the table name as stored (lower case)
- * @param schema the table's Arrow schema
+ * @param schema the table's Arrow schema as query results carry it
  */
 public record TableInfo(String name, Schema schema) {
   /** Validates that both parts are present and the name is not blank. */
