@@ -15,7 +15,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Passes a caller's reader through to Lance unchanged while counting the rows and batches that go by, noting which
+ * Passes a caller's reader through to Lance (aligning misaligned batches, which Lance's native code cannot take) while counting the rows and batches that go by, noting which
  * columns held nulls and keeping the first exception the producer threw (Lance only reports its text). Lance pulls
  * each batch on a different thread, so the counters are thread-safe. Closing closes the caller's reader once.
  */
@@ -27,7 +27,10 @@ final class CountingReader extends ArrowReader {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<String> columnsWithNulls = ConcurrentHashMap.newKeySet();
 
-  /** {@code allocator} is only nominal: every buffer stays in the caller's reader. */
+  /**
+   * Buffers stay in the caller's reader, except copies made to align a misaligned batch (see
+   * {@link AlignedBatches}), which come from {@code allocator}.
+   */
   CountingReader(BufferAllocator allocator, ArrowReader delegate) {
     super(allocator);
     this.delegate = delegate;
@@ -77,6 +80,7 @@ final class CountingReader extends ArrowReader {
       boolean loaded = delegate.loadNextBatch();
       if (loaded) {
         VectorSchemaRoot root = delegate.getVectorSchemaRoot();
+        AlignedBatches.align(root, allocator);
         batches.incrementAndGet();
         rows.addAndGet(root.getRowCount());
         for (FieldVector vector : root.getFieldVectors()) {

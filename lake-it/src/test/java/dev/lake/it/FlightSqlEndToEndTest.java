@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FlightSqlEndToEndTest {
   @TempDir
-  java.nio.file.Path dataDir;
+  static java.nio.file.Path dataDir;
   private LakeTestServer server;
   private FlightTestClient client;
 

@@ -1,0 +1,121 @@
+package dev.lake.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Buffers that arrive over Flight are slices of gRPC messages at any offset; Lance's native code aborts the whole
+ * JVM on a misaligned buffer. Without {@link AlignedBatches} this test kills its JVM.
+ */
+class AlignedBatchesTest extends EngineTestSupport {
+  private static final Schema SCHEMA = new Schema(List.of(
+      Field.nullable("id", new ArrowType.Int(64, true)),
+      Field.nullable("amount", new ArrowType.Decimal(38, 10, 128))));
+
+  @Test
+  void misalignedBuffersAreAlignedBeforeLanceReadsThem() {
+    String location = newLocation("aligned");
+    try (VectorSchemaRoot misaligned = misalignedBatch(50)) {
+      assertThat(AlignedBatches.isAligned(misaligned)).as("the test batch really is misaligned").isFalse();
+      long version = engine.create(location, engine.stage(location, new OneBatch(misaligned)));
+      try (TableSnapshot snapshot = engine.open(location, version, allocator)) {
+        List<List<Object>> rows = Rows.drain(snapshot.scan(List.of(), Optional.empty(), Optional.empty(), 1024));
+        assertThat(rows).hasSize(50);
+        assertThat(rows).contains(List.of(7L, new BigDecimal("7.0000000007")));
+      }
+    }
+  }
+
+  /** A batch whose every buffer starts one byte past an aligned address. */
+  private VectorSchemaRoot misalignedBatch(int rows) {
+    VectorSchemaRoot target = VectorSchemaRoot.create(SCHEMA, allocator);
+    List<ArrowBuf> shifted = new ArrayList<>();
+    try (VectorSchemaRoot source = VectorSchemaRoot.create(SCHEMA, allocator)) {
+      source.allocateNew();
+      for (int i = 0; i < rows; i++) {
+        ((BigIntVector) source.getVector(0)).setSafe(i, i);
+        ((DecimalVector) source.getVector(1)).setSafe(i, new BigDecimal(i).add(new BigDecimal(i).movePointLeft(10)).setScale(10));
+      }
+      source.setRowCount(rows);
+      try (ArrowRecordBatch batch = new VectorUnloader(source).getRecordBatch()) {
+        for (ArrowBuf buf : batch.getBuffers()) {
+          ArrowBuf raw = allocator.buffer(buf.capacity() + 64);
+          long shift = ((64 - (raw.memoryAddress() & 63)) & 63) + 1;
+          ArrowBuf slice = raw.slice(shift, buf.capacity());
+          slice.getReferenceManager().retain();
+          raw.close();
+          slice.setBytes(0, buf, 0, buf.capacity());
+          shifted.add(slice);
+        }
+        try (ArrowRecordBatch moved = new ArrowRecordBatch(batch.getLength(), batch.getNodes(), shifted,
+            org.apache.arrow.vector.compression.NoCompressionCodec.DEFAULT_BODY_COMPRESSION,
+            false)) {
+          new VectorLoader(target).load(moved);
+        }
+      }
+    } finally {
+      shifted.forEach(ArrowBuf::close);
+    }
+    return target;
+  }
+
+  /** Hands out one prepared batch. */
+  private final class OneBatch extends ArrowReader {
+    private final VectorSchemaRoot batch;
+    private boolean done;
+
+    OneBatch(VectorSchemaRoot batch) {
+      super(AlignedBatchesTest.this.allocator);
+      this.batch = batch;
+    }
+
+    @Override
+    public boolean loadNextBatch() {
+      if (done) {
+        return false;
+      }
+      done = true;
+      try (ArrowRecordBatch unloaded = new VectorUnloader(batch).getRecordBatch()) {
+        VectorSchemaRoot root;
+        try {
+          root = getVectorSchemaRoot();
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+        // keep the misaligned addresses: load the very same buffers
+        new VectorLoader(root).load(unloaded);
+      }
+      return true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {}
+
+    @Override
+    protected Schema readSchema() {
+      return SCHEMA;
+    }
+  }
+}
