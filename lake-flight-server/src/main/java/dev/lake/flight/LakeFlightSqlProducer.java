@@ -11,7 +11,10 @@ import dev.lake.flight.ticket.StatementHandle;
 import dev.lake.flight.ticket.TicketCodec;
 import dev.lake.query.PreparedQuery;
 import dev.lake.query.QueryService;
-import java.nio.ByteBuffer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +36,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -476,8 +480,14 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
     }
   }
 
+  /** A schema as an encapsulated IPC message, the form Flight SQL clients deserialize. */
   private static ByteString serialize(Schema schema) {
-    ByteBuffer buffer = MessageSerializer.serializeMetadata(schema);
-    return ByteString.copyFrom(buffer);
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), schema);
+      return ByteString.copyFrom(out.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

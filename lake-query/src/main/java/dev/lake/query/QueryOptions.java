@@ -1,0 +1,36 @@
+package dev.lake.query;
+
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Settings of the read path.
+ *
+ * @param batchSize rows per result batch (and per Lance scan batch), 1 to 1,048,576
+ * @param memoryLimitBytes the most Arrow memory one executing statement may hold on the Java side (its child
+ *     allocator); Lance's native working memory is not counted (facts.md)
+ * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
+ */
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock) {
+  public static final int DEFAULT_BATCH_SIZE = 65_536;
+  private static final int MAX_BATCH_SIZE = 1 << 20;
+
+  public QueryOptions {
+    if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+      throw new IllegalArgumentException("batchSize must be between 1 and " + MAX_BATCH_SIZE + ", was " + batchSize);
+    }
+    if (memoryLimitBytes < 1) {
+      throw new IllegalArgumentException("memoryLimitBytes must be positive, was " + memoryLimitBytes);
+    }
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** 65,536-row batches, no memory limit beyond the caller's allocator, the system clock. */
+  public static QueryOptions defaults() {
+    return new QueryOptions(DEFAULT_BATCH_SIZE, Long.MAX_VALUE, Clock.systemUTC());
+  }
+
+  public QueryOptions withBatchSize(int newBatchSize) {
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock);
+  }
+}

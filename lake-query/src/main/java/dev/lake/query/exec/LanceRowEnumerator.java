@@ -1,0 +1,118 @@
+package dev.lake.query.exec;
+
+import dev.lake.query.exec.ValueReaders.ValueReader;
+import dev.lake.query.plan.RowShape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Rows of a Lance scan for Calcite: opens the scan on the first {@link #moveNext()}, holds one batch at a time and
+ * converts a row's values only when it is reached. Closing releases the scan.
+ */
+final class LanceRowEnumerator implements Enumerator<Object> {
+  private final Supplier<ArrowReader> opener;
+  private final QueryResources resources;
+  private final int columnCount;
+  private final RowShape shape;
+  private ArrowReader reader;
+  private ValueReader[] columns = new ValueReader[0];
+  private int row;
+  private int rowCount;
+  private Object current;
+  private boolean done;
+
+  LanceRowEnumerator(Supplier<ArrowReader> opener, QueryResources resources, int columnCount, RowShape shape) {
+    this.opener = opener;
+    this.resources = resources;
+    this.columnCount = columnCount;
+    this.shape = shape;
+  }
+
+  @Override
+  public Object current() {
+    return current;
+  }
+
+  @Override
+  public boolean moveNext() {
+    if (done) {
+      return false;
+    }
+    if (resources.isClosed()) {
+      close();
+      throw new IllegalStateException("the query was closed or cancelled while it was reading");
+    }
+    if (reader == null) {
+      reader = opener.get();
+      row = -1;
+      rowCount = 0;
+    }
+    row++;
+    try {
+      while (row >= rowCount) {
+        if (!reader.loadNextBatch()) {
+          close();
+          return false;
+        }
+        bind(reader.getVectorSchemaRoot());
+      }
+    } catch (IOException e) {
+      close();
+      throw new UncheckedIOException("reading a Lance scan failed: " + e.getMessage(), e);
+    }
+    current = rowAt(row);
+    return true;
+  }
+
+  private void bind(VectorSchemaRoot batch) {
+    rowCount = batch.getRowCount();
+    row = 0;
+    if (columns.length != columnCount) {
+      columns = new ValueReader[columnCount];
+    }
+    for (int i = 0; i < columnCount; i++) {
+      columns[i] = ValueReaders.forVector(batch.getVector(i));
+    }
+  }
+
+  private Object rowAt(int index) {
+    switch (shape) {
+      case SCALAR:
+        return columns[0].read(index);
+      case ARRAY:
+        return values(index);
+      default:
+        return columnCount == 0 ? List.of() : Arrays.asList(values(index));
+    }
+  }
+
+  private Object[] values(int index) {
+    Object[] values = new Object[columnCount];
+    for (int i = 0; i < columnCount; i++) {
+      values[i] = columns[i].read(index);
+    }
+    return values;
+  }
+
+  @Override
+  public void reset() {
+    throw new UnsupportedOperationException("a Lance scan cannot be rewound");
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    current = null;
+    if (reader != null) {
+      ArrowReader open = reader;
+      reader = null;
+      resources.release(open);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.lake.query.exec;
+
+import dev.lake.engine.TableSnapshot;
+import dev.lake.query.plan.RowShape;
+import dev.lake.query.plan.ScanSource;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+/** Scans one opened snapshot for a statement; every reader it opens is tracked by the statement's resources. */
+final class LanceScanSource implements ScanSource {
+  private final TableSnapshot snapshot;
+  private final QueryResources resources;
+  private final int batchSize;
+
+  LanceScanSource(TableSnapshot snapshot, QueryResources resources, int batchSize) {
+    this.snapshot = snapshot;
+    this.resources = resources;
+    this.batchSize = batchSize;
+  }
+
+  @Override
+  public Enumerable<Object> rows(List<String> columns, Optional<String> filter, Optional<Long> limit,
+      RowShape shape) {
+    return new AbstractEnumerable<>() {
+      @Override
+      public Enumerator<Object> enumerator() {
+        List<String> scanned = columns.isEmpty() ? List.of(snapshot.schema().getFields().get(0).getName()) : columns;
+        return new LanceRowEnumerator(() -> batches(scanned, filter, limit), resources, columns.size(), shape);
+      }
+    };
+  }
+
+  @Override
+  public ArrowReader batches(List<String> columns, Optional<String> filter, Optional<Long> limit) {
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("a pass-through scan needs at least one column");
+    }
+    return resources.track(snapshot.scan(columns, filter, limit, batchSize));
+  }
+}

@@ -1,0 +1,88 @@
+package dev.lake.query.exec;
+
+import dev.lake.query.exec.ValueWriters.ValueWriter;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.calcite.linq4j.Enumerator;
+
+/**
+ * Writes rows computed by Calcite into Arrow batches: fills up to the batch size, hands the batch out, and pulls the
+ * next rows only when asked for the next batch. Rows are an {@code Object[]}, or the value itself when the result
+ * has one column.
+ */
+final class RowBatches implements BatchSource {
+  private final Supplier<Enumerator<Object>> opener;
+  private final int batchSize;
+  private final AutoCloseable onClose;
+  private Enumerator<Object> rows;
+  private ValueWriter[] writers;
+  private boolean done;
+
+  /**
+   * @param opener opens the rows on the first batch (a sort or hash join then reads its input there, not when the
+   *     stream is created)
+   */
+  RowBatches(Supplier<Enumerator<Object>> opener, int batchSize, AutoCloseable onClose) {
+    this.opener = opener;
+    this.batchSize = batchSize;
+    this.onClose = onClose;
+  }
+
+  @Override
+  public boolean fill(VectorSchemaRoot out) {
+    List<FieldVector> vectors = out.getFieldVectors();
+    if (writers == null) {
+      writers = new ValueWriter[vectors.size()];
+      for (int i = 0; i < writers.length; i++) {
+        writers[i] = ValueWriters.forVector(vectors.get(i));
+      }
+    }
+    for (FieldVector vector : vectors) {
+      vector.clear();
+      vector.allocateNew();
+    }
+    if (rows == null && !done) {
+      rows = opener.get();
+    }
+    int count = 0;
+    while (!done && count < batchSize) {
+      if (!rows.moveNext()) {
+        done = true;
+        break;
+      }
+      write(rows.current(), count++);
+    }
+    for (FieldVector vector : vectors) {
+      vector.setValueCount(count);
+    }
+    out.setRowCount(count);
+    return count > 0;
+  }
+
+  private void write(Object row, int index) {
+    if (writers.length == 1) {
+      writers[0].write(index, row instanceof Object[] && ((Object[]) row).length == 1 ? ((Object[]) row)[0] : row);
+      return;
+    }
+    Object[] values = row instanceof List ? ((List<?>) row).toArray() : (Object[]) row;
+    for (int i = 0; i < writers.length; i++) {
+      writers[i].write(index, values[i]);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      onClose.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the row source failed: " + e.getMessage(), e);
+    } finally {
+      done = true;
+      if (rows != null) {
+        rows.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.lake.query.plan;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite's type system with lake's choices.
+ *
+ * <ul>
+ *   <li>TIME and TIMESTAMP allow precision up to 9, so a stored microsecond column is TIMESTAMP(6) and a literal
+ *       keeps its microseconds when a filter is pushed into Lance; Calcite's row runtime still computes with
+ *       milliseconds.
+ *   <li>TIME and TIMESTAMP default to precision 3 (milliseconds): Calcite's row runtime carries milliseconds, so a
+ *       bare {@code CAST(x AS TIMESTAMP)} keeps them instead of truncating to seconds.
+ *   <li>CASE and set operations over strings of different lengths are VARCHAR (no blank padding).
+ *   <li>SUM widens: integers to BIGINT, DECIMAL(p,s) to DECIMAL(38,s), floating point to DOUBLE.
+ *   <li>AVG over DECIMAL(p,s) widens the scale by 4 (like Spark): AVG of DECIMAL(15,2) is DECIMAL(19,6), not the
+ *       truncating DECIMAL(15,2) of stock Calcite (facts.md, TPC-H Q1).
+ * </ul>
+ */
+public final class LakeTypeSystem extends RelDataTypeSystemImpl {
+  /** The one instance; the type system is stateless. */
+  public static final LakeTypeSystem INSTANCE = new LakeTypeSystem();
+
+  private static final int MAX_DECIMAL_PRECISION = 38;
+  private static final int AVG_EXTRA_SCALE = 4;
+  /** Nanoseconds: types and literals keep the precision of the stored unit; the row runtime still counts ms. */
+  private static final int MAX_DATETIME_PRECISION = 9;
+
+  private LakeTypeSystem() {}
+
+  @Override
+  public int getDefaultPrecision(SqlTypeName typeName) {
+    switch (typeName) {
+      case TIME:
+      case TIME_WITH_LOCAL_TIME_ZONE:
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return 3;
+      default:
+        return super.getDefaultPrecision(typeName);
+    }
+  }
+
+  @Override
+  public int getMaxPrecision(SqlTypeName typeName) {
+    switch (typeName) {
+      case TIME:
+      case TIME_WITH_LOCAL_TIME_ZONE:
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return MAX_DATETIME_PRECISION;
+      default:
+        return super.getMaxPrecision(typeName);
+    }
+  }
+
+  @Override
+  public int getMaxNumericPrecision() {
+    return MAX_DECIMAL_PRECISION;
+  }
+
+  @Override
+  public int getMaxNumericScale() {
+    return MAX_DECIMAL_PRECISION;
+  }
+
+  /** CASE and UNION over strings of different lengths give VARCHAR, not blank-padded CHAR. */
+  @Override
+  public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
+  }
+
+  @Override
+  public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+    RelDataType widened;
+    switch (argumentType.getSqlTypeName()) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+        widened = typeFactory.createSqlType(SqlTypeName.BIGINT);
+        break;
+      case DECIMAL:
+        widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION, argumentType.getScale());
+        break;
+      case REAL:
+      case FLOAT:
+      case DOUBLE:
+        widened = typeFactory.createSqlType(SqlTypeName.DOUBLE);
+        break;
+      default:
+        return super.deriveSumType(typeFactory, argumentType);
+    }
+    return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
+  }
+
+  @Override
+  public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+    if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL) {
+      return super.deriveAvgAggType(typeFactory, argumentType);
+    }
+    int scale = argumentType.getScale();
+    int integerDigits = argumentType.getPrecision() - scale;
+    int widenedScale = Math.max(scale, Math.min(scale + AVG_EXTRA_SCALE, MAX_DECIMAL_PRECISION - integerDigits));
+    int precision = Math.min(MAX_DECIMAL_PRECISION, integerDigits + widenedScale);
+    RelDataType widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, widenedScale);
+    return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
+  }
+}

@@ -1,0 +1,165 @@
+package dev.lake.query.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.util.ImmutableIntList;
+
+/**
+ * A scan of one pinned Lance table with what was pushed into it: a projection of stored columns, a Lance filter
+ * and a limit. In the Enumerable convention it reads rows through the table's {@link ScanSource}; when it is the
+ * whole plan, the executor streams Lance's own batches instead (pass-through).
+ */
+public final class LanceTableScan extends TableScan implements EnumerableRel {
+  private final LanceTable lanceTable;
+  private final ImmutableIntList projects;
+  private final Optional<String> filter;
+  private final Optional<Long> limit;
+
+  private LanceTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, LanceTable lanceTable,
+      ImmutableIntList projects, Optional<String> filter, Optional<Long> limit) {
+    super(cluster, traits, List.of(), table);
+    this.lanceTable = lanceTable;
+    this.projects = projects;
+    this.filter = filter;
+    this.limit = limit;
+  }
+
+  /** A scan of every stored column, nothing pushed yet. */
+  static LanceTableScan of(RelOptCluster cluster, RelOptTable table, LanceTable lanceTable) {
+    return new LanceTableScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, lanceTable,
+        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty());
+  }
+
+  public LanceTable lanceTable() {
+    return lanceTable;
+  }
+
+  /** Indexes of the stored columns this scan returns, in output order. */
+  public ImmutableIntList projects() {
+    return projects;
+  }
+
+  public Optional<String> filter() {
+    return filter;
+  }
+
+  public Optional<Long> limit() {
+    return limit;
+  }
+
+  /** The stored fields this scan returns, in output order. */
+  public List<Field> outputFields() {
+    List<Field> stored = lanceTable.fields();
+    List<Field> fields = new ArrayList<>(projects.size());
+    for (int index : projects) {
+      fields.add(stored.get(index));
+    }
+    return fields;
+  }
+
+  /** The stored column names this scan returns, in output order. */
+  public List<String> columnNames() {
+    List<String> names = new ArrayList<>(projects.size());
+    for (Field field : outputFields()) {
+      names.add(field.getName());
+    }
+    return names;
+  }
+
+  LanceTableScan withProjects(ImmutableIntList newProjects) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, newProjects, filter, limit);
+  }
+
+  LanceTableScan withFilter(String newFilter) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, Optional.of(newFilter), limit);
+  }
+
+  LanceTableScan withLimit(long newLimit) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, Optional.of(newLimit));
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
+    return traits.equals(traitSet) ? this
+        : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, limit);
+  }
+
+  @Override
+  public RelDataType deriveRowType() {
+    List<RelDataTypeField> stored = table.getRowType().getFieldList();
+    RelDataTypeFactory.Builder builder = getCluster().getTypeFactory().builder();
+    for (int index : projects) {
+      builder.add(stored.get(index));
+    }
+    return builder.build();
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw)
+        .item("version", lanceTable.pin().version())
+        .item("columns", columnNames())
+        .itemIf("filter", filter.orElse(""), filter.isPresent())
+        .itemIf("limit", limit.orElse(0L), limit.isPresent());
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    double rows = filter.isPresent() ? super.estimateRowCount(mq) / 4 : super.estimateRowCount(mq);
+    return limit.map(l -> Math.min((double) l, rows)).orElse(rows);
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    RelOptCost cost = super.computeSelfCost(planner, mq);
+    double columnFactor = (projects.size() + 2D) / (table.getRowType().getFieldCount() + 2D);
+    return cost == null ? null : cost.multiplyBy(columnFactor);
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    ScanSource source = lanceTable.source().orElseThrow(() -> new IllegalStateException(
+        "table '" + lanceTable.name() + "' was resolved for planning only and cannot be scanned"));
+    PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+    RowShape shape;
+    switch (physType.getFormat()) {
+      case SCALAR:
+        shape = RowShape.SCALAR;
+        break;
+      case ARRAY:
+        shape = RowShape.ARRAY;
+        break;
+      case LIST:
+        shape = RowShape.LIST;
+        break;
+      default:
+        throw new IllegalStateException("unexpected row format " + physType.getFormat());
+    }
+    Expression call = implementor.stash(new LanceScanCall(source, columnNames(), filter, limit, shape),
+        LanceScanCall.class);
+    return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable")));
+  }
+}

@@ -1,0 +1,206 @@
+package dev.lake.query.plan;
+
+import dev.lake.query.QueryRejectedException;
+import dev.lake.query.sql.Echo;
+import dev.lake.registry.TableNotFoundException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RuleSets;
+
+/**
+ * Plans one statement: validation against the tables its {@link TableResolver} gives, conversion to relational
+ * algebra, then (for execution) parameter binding, rewriting, push-down into Lance scans and the choice between
+ * pass-through and Calcite's Enumerable runtime. One instance per statement and call; not thread-safe.
+ */
+public final class StatementPlanner {
+  private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
+      .withConformance(SqlConformanceEnum.LENIENT)
+      .withIdentifierExpansion(true);
+  private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
+      .withTrimUnusedFields(true)
+      .withExpand(false)
+      .withInSubQueryThreshold(Integer.MAX_VALUE);
+  private static final RelOptTable.ViewExpander NO_VIEWS = (rowType, queryString, schemaPath, viewPath) -> {
+    throw new QueryRejectedException("views are not supported");
+  };
+  private static final int MAX_MESSAGE = 400;
+  private static final Pattern NOT_FOUND = Pattern.compile("(?:Object|Table) '([^']+)' not found");
+
+  private final JavaTypeFactoryImpl typeFactory = new LakeTypeFactory();
+  private final MainSchema mainSchema;
+  private final CalciteSchema rootSchema;
+  private final LakeCatalogReader catalogReader;
+  private final VolcanoPlanner planner;
+  private final RelOptCluster cluster;
+
+  public StatementPlanner(TableResolver resolver) {
+    this.mainSchema = new MainSchema(resolver);
+    this.rootSchema = CalciteSchema.createRootSchema(false, false);
+    rootSchema.add("lake", new AbstractSchema()).add("main", mainSchema);
+    Properties properties = new Properties();
+    properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+    this.catalogReader = new LakeCatalogReader(rootSchema, typeFactory, new CalciteConnectionConfigImpl(properties));
+    this.planner = new VolcanoPlanner();
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+    planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
+    this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+  }
+
+  public JavaTypeFactoryImpl typeFactory() {
+    return typeFactory;
+  }
+
+  public CalciteSchema rootSchema() {
+    return rootSchema;
+  }
+
+  /**
+   * Validates a parsed, policy-checked statement and converts it.
+   *
+   * @throws TableNotFoundException when it names a table the resolver does not know
+   * @throws QueryRejectedException when it is not valid SQL over lake's tables
+   */
+  public ValidatedStatement validate(SqlNode statement) {
+    boolean explain = statement.getKind() == SqlKind.EXPLAIN;
+    SqlNode query = explain ? ((SqlExplain) statement).getExplicandum() : statement;
+    SqlValidator validator =
+        SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory, VALIDATOR_CONFIG);
+    SqlNode validated;
+    try {
+      validated = validator.validate(query);
+    } catch (RuntimeException e) {
+      throw validationFailure(e);
+    }
+    RelDataType parameters = validator.getParameterRowType(validated);
+    checkParameterTypes(parameters);
+    SqlToRelConverter converter = new SqlToRelConverter(NO_VIEWS, validator, catalogReader, cluster,
+        StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+    RelRoot root = converter.convertQuery(validated, false, true);
+    return new ValidatedStatement(explain, root, parameters,
+        explain ? ResultSchemas.EXPLAIN : ResultSchemas.of(root, typeFactory), mainSchema.resolvedTables());
+  }
+
+  /**
+   * Rewrites and optimizes a validated statement and picks its execution path.
+   *
+   * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
+   */
+  public StatementPlan plan(ValidatedStatement statement, List<Object> parameters) {
+    RelNode rel = statement.root().project();
+    if (parameters != null) {
+      if (parameters.size() != statement.parameterCount()) {
+        throw new QueryRejectedException("the statement has " + statement.parameterCount()
+            + " parameter(s) but " + parameters.size() + " value(s) were bound; bind one value per ?");
+      }
+      rel = ParameterBinder.bind(rel, parameters);
+    }
+    RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+    rel = hep(PlanRules.SUB_QUERIES, rel);
+    rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+    rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+    rel = hep(PlanRules.NORMALIZE, rel);
+    if (rel instanceof LanceTableScan) {
+      return StatementPlan.passThrough((LanceTableScan) rel);
+    }
+    RelTraitSet desired = rel.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
+    RelNode physical;
+    try {
+      // Enumerable projects and filters only run as Calcs: Calcite's calc program merges them after Volcano.
+      physical = Programs.sequence(Programs.of(RuleSets.ofList(PlanRules.PHYSICAL)), Programs.CALC_PROGRAM)
+          .run(planner, rel, desired, List.of(), List.of());
+    } catch (RelOptPlanner.CannotPlanException e) {
+      throw new QueryRejectedException("lake cannot run this statement yet: no executable plan was found for"
+          + " one of its operators; rewrite it with simpler constructs", e);
+    }
+    return StatementPlan.enumerable((EnumerableRel) physical);
+  }
+
+  private static RelNode hep(HepProgram program, RelNode rel) {
+    HepPlanner hep = new HepPlanner(program);
+    hep.setRoot(rel);
+    return hep.findBestExp();
+  }
+
+  private static void checkParameterTypes(RelDataType parameters) {
+    for (RelDataTypeField field : parameters.getFieldList()) {
+      SqlTypeName type = field.getType().getSqlTypeName();
+      if (type == SqlTypeName.UNKNOWN || type == SqlTypeName.NULL || type == SqlTypeName.ANY) {
+        throw new QueryRejectedException("the type of parameter " + (field.getIndex() + 1)
+            + " cannot be inferred from the statement; CAST it, e.g. CAST(? AS BIGINT)");
+      }
+    }
+  }
+
+  private RuntimeException validationFailure(RuntimeException e) {
+    if (mainSchema.failure().isPresent()) {
+      return mainSchema.failure().get();
+    }
+    if (e instanceof QueryRejectedException || e instanceof TableNotFoundException) {
+      return e;
+    }
+    if (!mainSchema.invalid().isEmpty()) {
+      return new QueryRejectedException("'" + Echo.of(mainSchema.invalid().iterator().next())
+          + "' is not a table name: lake reads only its registered tables (names of letters, digits and"
+          + " underscores), never paths, URLs or external sources", e);
+    }
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    if (message.contains("Illegal use of dynamic parameter")) {
+      return new QueryRejectedException("the type of a ? parameter cannot be inferred from where it stands ("
+          + Echo.of(message) + "); CAST it, e.g. CAST(? AS BIGINT)", e);
+    }
+    if (!mainSchema.missing().isEmpty()) {
+      // Calcite probes prefixes of a qualified name too: report the name its message says was not found.
+      Matcher notFound = NOT_FOUND.matcher(message);
+      String named = notFound.find() ? notFound.group(1).toLowerCase(Locale.ROOT) : null;
+      List<String> missing = new ArrayList<>(mainSchema.missing());
+      return new TableNotFoundException(missing.contains(named) ? named : missing.get(missing.size() - 1));
+    }
+    if (message.length() > MAX_MESSAGE) {
+      message = message.substring(0, MAX_MESSAGE) + "...";
+    }
+    return new QueryRejectedException("SQL validation error: " + message, e);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.lake.query.sql;
+
+import dev.lake.query.QueryRejectedException;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.ddl.SqlDdlParserImpl;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+
+/**
+ * Parses one statement with lake's lexical rules and checks it against the {@link SqlSurfacePolicy}.
+ *
+ * <p>Lexical rules: double-quoted identifiers, unquoted identifiers keep their case, names match
+ * case-insensitively ({@link Lex#MYSQL_ANSI}); LENIENT conformance. The DDL grammar is parsed too, only so that a
+ * rejected CREATE/DROP/ALTER/TRUNCATE can be named.
+ */
+public final class StatementParser {
+  /** The parser configuration every lake statement is parsed with. */
+  public static final SqlParser.Config CONFIG = SqlParser.config()
+      .withLex(Lex.MYSQL_ANSI)
+      .withConformance(SqlConformanceEnum.LENIENT)
+      .withParserFactory(SqlDdlParserImpl.FACTORY)
+      .withIdentifierMaxLength(1024);
+
+  private StatementParser() {}
+
+  /**
+   * The parsed, policy-checked statement.
+   *
+   * @throws QueryRejectedException for a syntax error, a statement lake does not allow, or nesting too deep
+   */
+  public static SqlNode parse(String sql) {
+    if (sql == null || sql.isBlank()) {
+      throw new QueryRejectedException("the statement is empty: send one SELECT, EXPLAIN, WITH or VALUES statement");
+    }
+    SqlNode statement;
+    try {
+      statement = SqlParser.create(withoutTrailingSemicolon(sql), CONFIG).parseStmt();
+    } catch (SqlParseException e) {
+      if (causedByStackOverflow(e)) {
+        throw tooDeep();
+      }
+      QueryRejectedException disallowed = SqlSurfacePolicy.disallowedKeyword(sql);
+      if (disallowed != null) {
+        throw disallowed;
+      }
+      throw new QueryRejectedException("SQL syntax error: " + firstLine(e.getMessage()), e);
+    } catch (StackOverflowError e) {
+      throw tooDeep();
+    }
+    try {
+      SqlSurfacePolicy.check(statement);
+    } catch (StackOverflowError e) {
+      throw tooDeep();
+    }
+    return statement;
+  }
+
+  /** The rejection for a statement whose nesting overflowed a stack while it was parsed, checked or planned. */
+  public static QueryRejectedException tooDeep() {
+    return new QueryRejectedException("the statement is nested too deeply to be parsed or planned;"
+        + " simplify it (fewer nested expressions or subqueries)");
+  }
+
+  private static boolean causedByStackOverflow(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof StackOverflowError) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String withoutTrailingSemicolon(String sql) {
+    String trimmed = sql.strip();
+    return trimmed.endsWith(";") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "unparseable statement";
+    }
+    int newline = message.indexOf('\n');
+    return Echo.of(newline < 0 ? message : message.substring(0, newline).strip());
+  }
+}

@@ -1,0 +1,136 @@
+package dev.lake.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lake.registry.RegistryUnavailableException;
+import dev.lake.registry.TableNotFoundException;
+import dev.lake.registry.TableRegistration;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/** Every failure reaches the caller as one of lake's types with a message that says what happened. */
+class QueryErrorsTest extends LakeTestSupport {
+  private static final Schema SCHEMA = new Schema(List.of(
+      Field.notNullable("id", new ArrowType.Int(64, true)),
+      Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+
+  private TableRegistration t;
+
+  @Override
+  void createTables() {
+    t = createTable("t", SCHEMA, List.of(Rows.row(1L, "one"), Rows.row(2L, "two")));
+  }
+
+  @Test
+  void unknownTableIsTableNotFound() {
+    assertThatThrownBy(() -> service.prepare("SELECT * FROM nope"))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessageContaining("'nope'");
+    assertThatThrownBy(() -> service.prepare("SELECT t.id FROM t JOIN lake.main.missing m ON t.id = m.id"))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessageContaining("'missing'");
+  }
+
+  @Test
+  void tableWithoutAPinIsNotFoundAtExecution() {
+    assertThatThrownBy(() -> execute("SELECT * FROM t", Map.of(), List.of()))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessageContaining("'t'");
+  }
+
+  @Test
+  void unknownColumnIsRejected() {
+    assertThatThrownBy(() -> service.prepare("SELECT nope FROM t"))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageContaining("SQL validation error")
+        .hasMessageContaining("nope");
+  }
+
+  @Test
+  void malformedSqlIsRejectedAsSyntaxError() {
+    assertThatThrownBy(() -> service.prepare("SELEC id FROM t"))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageStartingWith("SQL syntax error");
+    assertThatThrownBy(() -> service.prepare("SELECT id FROM t WHERE"))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageStartingWith("SQL syntax error");
+    assertThatThrownBy(() -> service.prepare("   "))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageContaining("empty");
+  }
+
+  @Test
+  void hugeInputIsNotEchoedInFull() {
+    String garbage = "SELECT '" + "x".repeat(100_000) + " FROM t";
+    assertThatThrownBy(() -> service.prepare(garbage))
+        .isInstanceOf(QueryRejectedException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1_000));
+    String longName = "SELECT * FROM t" + "x".repeat(5_000);
+    assertThatThrownBy(() -> service.prepare(longName))
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1_000));
+  }
+
+  @Test
+  void deeplyNestedSqlIsRejectedNotAStackOverflow() {
+    int depth = 50_000;
+    String sql = "SELECT " + "(".repeat(depth) + "1" + ")".repeat(depth) + " FROM t";
+    assertThatThrownBy(() -> service.prepare(sql))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageContaining("nested too deeply");
+    StringBuilder sum = new StringBuilder("SELECT 1");
+    for (int i = 0; i < 20_000; i++) {
+      sum.append(" + (1");
+    }
+    sum.append(")".repeat(20_000)).append(" FROM t");
+    assertThatThrownBy(() -> service.prepare(sum.toString()))
+        .isInstanceOf(QueryRejectedException.class);
+  }
+
+  @Test
+  void registryOutageSurfacesAsUnavailableNotAsNotFound() {
+    catalog.setDown(true);
+    try {
+      assertThatThrownBy(() -> service.prepare("SELECT * FROM t"))
+          .isInstanceOf(RegistryUnavailableException.class);
+    } finally {
+      catalog.setDown(false);
+    }
+  }
+
+  @Test
+  void droppedVersionIsNotFoundWithAReason() {
+    TableRegistration gone = createTable("gone", SCHEMA, List.of(Rows.row(1L, "x")));
+    engine.drop(gone.location());
+    assertThatThrownBy(() -> execute("SELECT * FROM gone", Map.of("gone", TablePin.of(gone)), List.of()))
+        .isInstanceOf(TableNotFoundException.class)
+        .hasMessageContaining("no longer available");
+  }
+
+  @Test
+  void wrongParameterCountIsRejected() {
+    assertThatThrownBy(() -> execute("SELECT * FROM t WHERE id = ?", Map.of("t", TablePin.of(t)), List.of()))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageContaining("1 parameter(s) but 0 value(s)");
+  }
+
+  @Test
+  void parameterWhoseTypeCannotBeInferredIsRejected() {
+    assertThatThrownBy(() -> service.prepare("SELECT ? FROM t"))
+        .isInstanceOf(QueryRejectedException.class)
+        .hasMessageContaining("cannot be inferred")
+        .hasMessageContaining("CAST(? AS BIGINT)");
+    assertThat(service.prepare("SELECT CAST(? AS BIGINT) FROM t").parameterSchema().getFields()).hasSize(1);
+  }
+
+  @Test
+  void divisionByZeroFailsAsExecutionErrorWhileStreaming() {
+    assertThatThrownBy(() -> query("SELECT id / (id - id) FROM t"))
+        .isInstanceOf(QueryExecutionException.class)
+        .hasMessageContaining("failed on its data");
+  }
+}
