@@ -249,11 +249,13 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       ServerStreamListener listener) {
     String user = access.identity(context).user();
     QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
-    try (BufferAllocator queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-        ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
+    BufferAllocator queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
+    try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
       ResultStreamer.stream(reader, listener);
     } catch (Throwable t) {
       listener.error(StatusMapper.toStatus(t));
+    } finally {
+      ResultStreamer.closeWhenDrained(queryAllocator);
     }
   }
 

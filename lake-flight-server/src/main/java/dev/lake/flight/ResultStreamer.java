@@ -4,8 +4,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends a result batch by batch as it is produced. Backpressure: before each batch wait until the transport is
@@ -13,7 +16,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * getStream can, facts.md); a cancelled call stops the producer at once.
  */
 final class ResultStreamer {
+  private static final Logger LOG = LoggerFactory.getLogger(ResultStreamer.class);
   private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+  private static final long DRAIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private ResultStreamer() {}
 
@@ -34,5 +39,23 @@ final class ResultStreamer {
       listener.putNext();
     }
     listener.completed();
+  }
+
+  /**
+   * Closes a query's allocator once gRPC has written the batches still queued for the client (each holds a
+   * reference to its buffers until it is on the wire). Bounded: past the limit the allocator is closed anyway and
+   * the leak is logged, never thrown at the client.
+   */
+  static void closeWhenDrained(BufferAllocator allocator) {
+    long deadline = System.nanoTime() + DRAIN_WAIT_NANOS;
+    while (allocator.getAllocatedMemory() > 0 && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(PARK_NANOS);
+    }
+    try {
+      allocator.close();
+    } catch (IllegalStateException e) {
+      LOG.warn("query memory still referenced after the stream ended allocator={} bytes={}", allocator.getName(),
+          allocator.getAllocatedMemory());
+    }
   }
 }

@@ -109,7 +109,7 @@ class FlightSqlEndToEndTest {
         boolean edge = id % 3 == 1;
         if (nulls) {
           for (int c = 2; c <= AllTypes.SCHEMA.getFields().size(); c++) {
-            rs.getObject(c);
+            assertThat(rs.getString(c)).as("column %d of row %d is NULL", c, id).isNull();
             assertThat(rs.wasNull()).as("column %d of row %d is NULL", c, id).isTrue();
           }
           continue;
@@ -121,12 +121,15 @@ class FlightSqlEndToEndTest {
         assertThat(rs.getString("c_varchar")).isEqualTo(AllTypes.varchar(id, edge));
         assertThat(rs.getBoolean("c_boolean")).isEqualTo(!edge);
         assertThat(rs.getDate("c_date").toLocalDate()).isEqualTo(AllTypes.date(id, edge));
-        assertThat(rs.getTime("c_time").toLocalTime().toNanoOfDay() / 1_000_000)
-            .isEqualTo(AllTypes.time(id, edge).toNanoOfDay() / 1_000_000);
+        // TIME reads at millisecond precision (java.sql.Time.toLocalTime() would drop the milliseconds too)
+        assertThat(rs.getTime("c_time").getTime()).isEqualTo(AllTypes.time(id, edge).toNanoOfDay() / 1_000_000);
         Timestamp ts = rs.getTimestamp("c_timestamp");
         assertThat(ts.toLocalDateTime()).isEqualTo(AllTypes.timestamp(id, edge));
-        Timestamp tsz = rs.getTimestamp("c_timestamptz");
-        assertThat(tsz.toInstant()).isEqualTo(AllTypes.timestamp(id, !edge).toInstant(ZoneOffset.UTC));
+        // A zoned TIMESTAMP: the 18.3.0 driver's getObject gives the wall-clock time in the column's zone, to the
+        // microsecond (its getTimestamp shifts that once more by the zone offset: a driver bug, see README).
+        LocalDateTime wallClock = ((Timestamp) rs.getObject("c_timestamptz")).toLocalDateTime();
+        assertThat(wallClock).isEqualTo(AllTypes.timestamp(id, !edge).atZone(ZoneOffset.UTC)
+            .withZoneSameInstant(java.time.ZoneId.of(AllTypes.ZONE)).toLocalDateTime());
         assertThat(rs.getBytes("c_varbinary")).isEqualTo(AllTypes.binary(id, edge));
       }
       assertThat(seen).isEqualTo(6);
@@ -145,7 +148,7 @@ class FlightSqlEndToEndTest {
   void preparedStatementBindsParameters() throws Exception {
     Schema schema = new Schema(List.of(Field.nullable("big", new ArrowType.Int(64, true)),
         Field.nullable("name", new ArrowType.Utf8()),
-        Field.nullable("day", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY)),
+        Field.nullable("event_day", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY)),
         Field.nullable("amount", new ArrowType.Decimal(12, 2, 128))));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, client.allocator())) {
       root.allocateNew();
@@ -162,7 +165,7 @@ class FlightSqlEndToEndTest {
     }
     try (Connection jdbc = DriverManager.getConnection(server.jdbcUrl());
         PreparedStatement ps = jdbc.prepareStatement(
-            "SELECT big, name FROM params WHERE big >= ? AND name <> ? AND day <= ? AND amount > ? ORDER BY big")) {
+            "SELECT big, name FROM params WHERE big >= ? AND name <> ? AND event_day <= ? AND amount > ? ORDER BY big")) {
       ps.setLong(1, 102);
       ps.setString(2, "n4");
       ps.setDate(3, java.sql.Date.valueOf("2026-01-07"));

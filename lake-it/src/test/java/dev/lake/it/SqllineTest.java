@@ -61,10 +61,12 @@ class SqllineTest {
           .as("error lines in sqlline's output:%n%s", out).isEmpty();
       // !tables: the table in lake.main, of type TABLE.
       assertThat(out).as("!tables lists fruits").containsPattern(row("lake", "main", "fruits", "TABLE"));
-      // !columns: every column, its JDBC type code and lake's type name.
-      assertThat(out).as("!columns fruits").containsPattern(row("lake", "main", "fruits", "id", "-5", "BIGINT"));
+      // !columns: every column with its JDBC type code, lake's type name, size and (for price) scale.
+      assertThat(out).as("!columns fruits")
+          .containsPattern(row("lake", "main", "fruits", "id", "-5", "BIGINT", "19", "null", "0"));
       assertThat(out).as("!columns fruits").containsPattern(row("lake", "main", "fruits", "name", "12", "VARCHAR"));
-      assertThat(out).as("!columns fruits").containsPattern(row("lake", "main", "fruits", "price", "3", "DECIMAL"));
+      assertThat(out).as("!columns fruits")
+          .containsPattern(row("lake", "main", "fruits", "price", "3", "DECIMAL", "10", "null", "2"));
       // The query: header, the two selected rows in ORDER BY order, and nothing else.
       assertThat(out).as("query header").containsPattern(row("ID", "NAME", "PRICE").pattern() + "|"
           + row("id", "name", "price").pattern());

@@ -69,8 +69,14 @@ public final class FlightTestClient implements AutoCloseable {
     return mode(TableNotExistOption.TABLE_NOT_EXIST_OPTION_FAIL, TableExistsOption.TABLE_EXISTS_OPTION_APPEND);
   }
 
+  /** Ingests every batch of {@code data} and closes it. */
   public long ingest(String table, ArrowReader data, TableDefinitionOptions options, Map<String, String> extra) {
-    return sql.executeIngest(data, new FlightSqlClient.ExecuteIngestOptions(table, options, null, null, extra), auth);
+    try (ArrowReader reader = data) {
+      return sql.executeIngest(reader, new FlightSqlClient.ExecuteIngestOptions(table, options, null, null, extra),
+          auth);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   public long ingest(String table, VectorSchemaRoot data, TableDefinitionOptions options) {

@@ -18,7 +18,8 @@ public final class Status {
       throw new AssertionError("not a Flight error: " + t, t);
     }
     FlightRuntimeException f = (FlightRuntimeException) e;
-    String exact = f.status().metadata() == null ? null : f.status().metadata().get("lake-code");
+    var md = f.status().metadata();
+    String exact = md != null && md.keys().contains("lake-code") ? md.get("lake-code") : null;
     return exact != null ? exact : f.status().code().name();
   }
 }
