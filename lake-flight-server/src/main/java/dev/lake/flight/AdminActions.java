@@ -2,19 +2,31 @@ package dev.lake.flight;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
+import dev.lake.metasrv.Leadership;
+import dev.lake.metasrv.Maintenance;
+import dev.lake.metasrv.MaintenanceReport;
 import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.query.Catalog;
+import dev.lake.registry.LeaderLease;
+import dev.lake.registry.MetaStore;
+import dev.lake.registry.TableNames;
+import dev.lake.registry.TableNotFoundException;
 import dev.lake.registry.TableRegistration;
+import dev.lake.registry.VersionRecord;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightProducer.StreamListener;
 import org.apache.arrow.flight.Result;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * lake's admin actions (Flight DoAction, UTF-8 JSON bodies, documented in docs/api.md). Each returns one JSON
@@ -22,13 +34,25 @@ import org.apache.arrow.flight.Result;
  */
 final class AdminActions {
   static final String DROP_TABLE = "lake.drop_table";
+  static final String MAINTAIN_TABLE = "lake.maintain_table";
+  static final String DESCRIBE_TABLE = "lake.describe_table";
+  static final String STATUS = "lake.status";
   private static final ObjectMapper JSON = new ObjectMapper();
   private final WriteCoordinator writes;
+  private final Maintenance maintenance;
+  private final MetaStore store;
   private final Catalog catalog;
+  private final Leadership leadership;
+  private final String nodeId;
 
-  AdminActions(WriteCoordinator writes, Catalog catalog) {
+  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
+      Leadership leadership, String nodeId) {
     this.writes = writes;
+    this.maintenance = maintenance;
+    this.store = store;
     this.catalog = catalog;
+    this.leadership = leadership;
+    this.nodeId = nodeId;
   }
 
   boolean handles(String type) {
@@ -36,25 +60,85 @@ final class AdminActions {
   }
 
   List<ActionType> types() {
-    return List.of(new ActionType(DROP_TABLE, "Drop a table: {\"table\": \"name\"} -> {\"table\", \"generation\", "
-        + "\"version\"} (admin)"));
+    return List.of(
+        new ActionType(DROP_TABLE, "Drop a table (admin): {\"table\"} -> {\"table\", \"generation\", \"version\"}"),
+        new ActionType(MAINTAIN_TABLE, "Compact and apply retention (admin): {\"table\"} -> what was done"),
+        new ActionType(DESCRIBE_TABLE, "Describe a table: {\"table\"} -> schema, generation, version, history"),
+        new ActionType(STATUS, "Node, leader and registry status: {} -> status"));
   }
 
   void run(Identity caller, Action action, StreamListener<Result> listener) throws IOException {
-    switch (action.getType()) {
-      case DROP_TABLE -> {
-        requireRole(caller, Role.ADMIN, "drop tables");
-        String table = text(body(action), "table");
-        TableRegistration dropped = writes.drop(table);
-        catalog.dropped(dropped.name(), dropped.generation());
-        ObjectNode out = JSON.createObjectNode();
-        out.put("table", dropped.name()).put("generation", dropped.generation()).put("version", dropped.version());
-        listener.onNext(new Result(JSON.writeValueAsBytes(out)));
-        listener.onCompleted();
-      }
-      default -> throw new UnsupportedOperationException("unknown action '" + truncate(action.getType())
-          + "'; ListActions names the ones lake has");
+    ObjectNode out = switch (action.getType()) {
+      case DROP_TABLE -> drop(caller, action);
+      case MAINTAIN_TABLE -> maintain(caller, action);
+      case DESCRIBE_TABLE -> describe(action);
+      case STATUS -> status();
+      default -> throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(
+          action.getType()) + "'; ListActions names the ones lake has");
+    };
+    listener.onNext(new Result(JSON.writeValueAsBytes(out)));
+    listener.onCompleted();
+  }
+
+  private ObjectNode drop(Identity caller, Action action) {
+    requireRole(caller, Role.ADMIN, "drop tables");
+    TableRegistration dropped = writes.drop(text(body(action), "table"));
+    catalog.dropped(dropped.name(), dropped.generation());
+    ObjectNode out = JSON.createObjectNode();
+    out.put("table", dropped.name()).put("generation", dropped.generation()).put("version", dropped.version());
+    return out;
+  }
+
+  private ObjectNode maintain(Identity caller, Action action) {
+    requireRole(caller, Role.ADMIN, "maintain tables");
+    String table = TableNames.normalize(text(body(action), "table"));
+    MaintenanceReport report = maintenance.maintain(table);
+    store.get(table).ifPresent(catalog::accept);
+    ObjectNode out = JSON.createObjectNode();
+    out.put("table", table);
+    if (report.compactedTo().isPresent()) {
+      out.put("compacted_to_version", report.compactedTo().get());
+    } else {
+      out.putNull("compacted_to_version");
     }
+    out.put("versions_removed", report.versionsRemoved());
+    out.put("history_expired", report.historyExpired());
+    out.put("keys_expired", report.keysExpired());
+    out.put("orphan_files_deleted", report.orphansDeleted());
+    return out;
+  }
+
+  private ObjectNode describe(Action action) throws IOException {
+    String table = TableNames.normalize(text(body(action), "table"));
+    TableRegistration r = store.get(table).orElseThrow(() -> new TableNotFoundException(table));
+    ObjectNode out = JSON.createObjectNode();
+    out.put("table", r.name()).put("generation", r.generation()).put("version", r.version())
+        .put("term", r.term()).put("created_at", r.createdAt().toString())
+        .put("updated_at", r.updatedAt().toString());
+    ArrayNode columns = out.putArray("columns");
+    for (Field f : Schema.fromJSON(r.schema()).getFields()) {
+      columns.addObject().put("name", f.getName()).put("type", f.getType().toString())
+          .put("nullable", f.isNullable());
+    }
+    ArrayNode history = out.putArray("history");
+    for (VersionRecord v : store.history(r.name(), r.generation())) {
+      history.addObject().put("version", v.version()).put("registered_at", v.registeredAt().toString());
+    }
+    return out;
+  }
+
+  private ObjectNode status() {
+    ObjectNode out = JSON.createObjectNode();
+    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe());
+    Optional<LeaderLease> lease = store.lease();
+    if (lease.isPresent()) {
+      out.putObject("lease").put("holder", lease.get().holderId()).put("term", lease.get().term())
+          .put("expires_at", lease.get().expiresAt().toString());
+    }
+    ArrayNode nodes = out.putArray("nodes");
+    store.nodes().forEach(n -> nodes.addObject().put("node", n.nodeId()).put("address", n.flightAddress())
+        .put("last_seen", n.lastSeen().toString()));
+    return out;
   }
 
   private static void requireRole(Identity caller, Role needed, String what) {
@@ -82,9 +166,5 @@ final class AdminActions {
       throw new IllegalArgumentException("the request needs a string field \"" + field + "\"");
     }
     return v.asText();
-  }
-
-  private static String truncate(String s) {
-    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
   }
 }

@@ -9,6 +9,8 @@ import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.metadata.TableInfo;
 import dev.lake.flight.ticket.TicketCodec;
+import dev.lake.metasrv.Maintenance;
+import dev.lake.metasrv.MaintenanceScheduler;
 import dev.lake.metasrv.SingleNodeLeadership;
 import dev.lake.metasrv.TableLocations;
 import dev.lake.metasrv.TableLocks;
@@ -52,6 +54,8 @@ public final class LakeServer implements AutoCloseable {
   private final MetaStore store;
   private final TableEngine engine;
   private final FlightServer server;
+  private final Maintenance maintenance;
+  private final MaintenanceScheduler scheduler;
 
   private LakeServer(Builder b) {
     this.config = b.config;
@@ -69,15 +73,18 @@ public final class LakeServer implements AutoCloseable {
     Clock clock = b.clock;
     String address = config.host() + ":" + config.port();
     SingleNodeLeadership leadership = SingleNodeLeadership.takeLease(store, config.nodeId(), address);
-    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership,
-        new TableLocks(config.lockTimeout().toMillis()), new TableLocations(config.dataRoot()),
-        allocator, clock, b.interceptor);
+    TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
+    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks,
+        new TableLocations(config.dataRoot()), allocator, clock, b.interceptor);
+    this.maintenance = new Maintenance(store, engine, leadership, locks, clock, config.maintenance(),
+        b.interceptor);
+    this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     Catalog catalog = new RegistryCatalog(store);
     QueryService query = new QueryService(catalog, engine, QueryOptions.defaults().withBatchSize(config.batchRows()));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
-        new IngestHandler(writes, catalog, allocator), new AdminActions(writes, catalog),
+        new IngestHandler(writes, catalog, allocator), new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId()),
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime());
     this.server = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host(), config.port()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
@@ -91,6 +98,7 @@ public final class LakeServer implements AutoCloseable {
 
   public LakeServer start() throws IOException {
     server.start();
+    scheduler.start(config.maintenanceInterval());
     LOG.info("lake listening node={} address={}:{} dataDir={} registry={}", config.nodeId(), config.host(),
         server.getPort(), config.dataDir(), store.describe());
     return this;
@@ -108,12 +116,23 @@ public final class LakeServer implements AutoCloseable {
     return store;
   }
 
+  /** Compaction, retention and garbage collection of this node (also run in the background). */
+  public Maintenance maintenance() {
+    return maintenance;
+  }
+
+  /** The data root table locations live under. */
+  public String dataRoot() {
+    return config.dataRoot();
+  }
+
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
   }
 
   @Override
   public void close() {
+    scheduler.close();
     try {
       server.shutdown();
       server.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -54,6 +53,7 @@ public final class WriteCoordinator {
   private final BufferAllocator allocator;
   private final Clock clock;
   private final WriteInterceptor interceptor;
+  private final CommitRule commitRule;
 
   public WriteCoordinator(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
       TableLocations locations, BufferAllocator allocator, Clock clock, WriteInterceptor interceptor) {
@@ -65,6 +65,7 @@ public final class WriteCoordinator {
     this.allocator = allocator;
     this.clock = clock;
     this.interceptor = interceptor;
+    this.commitRule = new CommitRule(engine);
   }
 
   /** Creates, appends to or replaces {@code request.table()} with {@code data}; consumes and closes the reader. */
@@ -208,7 +209,7 @@ public final class WriteCoordinator {
       }
       String location = registration.location();
       for (int attempt = 1; attempt <= COMMIT_ATTEMPTS; attempt++) {
-        long readVersion = readVersion(registration);
+        long readVersion = commitRule.readVersion(registration);
         LeaseFence fence = leadership.enter();
         interceptor.beforeLanceCommit(table, location, readVersion);
         long version;
@@ -237,22 +238,6 @@ public final class WriteCoordinator {
       throw new WriteConflictException("another writer kept committing to the Lance dataset of '" + table
           + "' behind the registry's back; nothing was acknowledged: retry");
     });
-  }
-
-  /**
-   * The version to build on: Lance's latest when nothing after the registered version changes data, else the
-   * version of a Restore of the registered one (design.md invariant 2).
-   */
-  private long readVersion(TableRegistration registration) {
-    String location = registration.location();
-    List<Long> unregistered = engine.dataChangingVersionsAfter(location, registration.version());
-    if (unregistered.isEmpty()) {
-      return engine.latestVersion(location);
-    }
-    long restored = engine.restore(location, registration.version());
-    LOG.warn("restored unregistered data commits table={} registered={} unregistered={} restoredAs={}",
-        registration.name(), registration.version(), unregistered, restored);
-    return restored;
   }
 
   private Optional<WriteResult> replay(IngestRequest request, TableRegistration registration) {

@@ -15,4 +15,7 @@ public interface WriteInterceptor {
 
   /** A drop resolved its registration and is about to take the table lock. */
   default void beforeDropLock(String table) {}
+
+  /** Maintenance planned and rewrote a compaction outside the lock and is about to take the table lock. */
+  default void afterCompactionPrepared(String table) {}
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lake.flight.auth.PasswordHasher;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;
+import dev.lake.engine.CompactionOptions;
+import dev.lake.metasrv.MaintenanceSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +40,10 @@ public final class ConfigLoader {
     DEFAULTS.put("query.ticket-lifetime", "15m");
     DEFAULTS.put("query.batch-rows", "65536");
     DEFAULTS.put("write.lock-timeout", "60s");
+    DEFAULTS.put("retention.window", "1h");
+    DEFAULTS.put("gc.drop-grace", "1h");
+    DEFAULTS.put("gc.orphan-guard", "6h");
+    DEFAULTS.put("maintenance.interval", "5m");
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -111,7 +117,12 @@ public final class ConfigLoader {
         duration("auth.token-lifetime", values.get("auth.token-lifetime")),
         duration("query.ticket-lifetime", values.get("query.ticket-lifetime")),
         integer("query.batch-rows", values.get("query.batch-rows")),
-        duration("write.lock-timeout", values.get("write.lock-timeout")));
+        duration("write.lock-timeout", values.get("write.lock-timeout")),
+        new MaintenanceSettings(duration("retention.window", values.get("retention.window")),
+            duration("gc.drop-grace", values.get("gc.drop-grace")),
+            duration("gc.orphan-guard", values.get("gc.orphan-guard")),
+            CompactionOptions.defaults()),
+        duration("maintenance.interval", values.get("maintenance.interval")));
   }
 
   /** Parses {@code 500ms}, {@code 30s}, {@code 15m}, {@code 12h}, {@code 7d} or an ISO-8601 duration. */

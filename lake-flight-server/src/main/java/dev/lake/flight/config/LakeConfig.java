@@ -1,6 +1,7 @@
 package dev.lake.flight.config;
 
 import dev.lake.flight.auth.User;
+import dev.lake.metasrv.MaintenanceSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,6 +25,8 @@ import java.util.Optional;
  * @param ticketLifetime how long a ticket stays valid after GetFlightInfo
  * @param batchRows rows per Arrow batch read from Lance
  * @param lockTimeout how long a writer waits for a table's write lock
+ * @param maintenance retention window, drop grace, orphan guard, compaction options
+ * @param maintenanceInterval how often retention and garbage collection run in the background
  */
 public record LakeConfig(
     String nodeId,
@@ -37,7 +40,9 @@ public record LakeConfig(
     Duration tokenLifetime,
     Duration ticketLifetime,
     int batchRows,
-    Duration lockTimeout) {
+    Duration lockTimeout,
+    MaintenanceSettings maintenance,
+    Duration maintenanceInterval) {
 
   public LakeConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -57,6 +62,8 @@ public record LakeConfig(
     positive("auth.token-lifetime", tokenLifetime);
     positive("query.ticket-lifetime", ticketLifetime);
     positive("write.lock-timeout", lockTimeout);
+    Objects.requireNonNull(maintenance, "maintenance");
+    positive("maintenance.interval", maintenanceInterval);
   }
 
   private static void positive(String key, Duration d) {

@@ -1,0 +1,36 @@
+package dev.lake.metasrv;
+
+import dev.lake.engine.TableEngine;
+import dev.lake.registry.TableRegistration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first half of design.md's commit rule (invariant 2), shared by every path that commits data under the table
+ * lock: find the version to build on. If Lance holds data-changing commits after the registered version (a commit
+ * whose registry write failed, a crash between commit and registry write, a deposed leader, a foreign writer),
+ * commit a Restore of the registered version and build on that; otherwise build on Lance's latest (which may hold
+ * data-neutral versions after the registered one). The engine checks what lies between after the commit.
+ */
+final class CommitRule {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitRule.class);
+  private final TableEngine engine;
+
+  CommitRule(TableEngine engine) {
+    this.engine = engine;
+  }
+
+  /** Call under the table lock. */
+  long readVersion(TableRegistration registration) {
+    String location = registration.location();
+    List<Long> unregistered = engine.dataChangingVersionsAfter(location, registration.version());
+    if (unregistered.isEmpty()) {
+      return engine.latestVersion(location);
+    }
+    long restored = engine.restore(location, registration.version());
+    LOG.warn("restored unregistered data commits table={} registered={} unregistered={} restoredAs={}",
+        registration.name(), registration.version(), unregistered, restored);
+    return restored;
+  }
+}
