@@ -29,7 +29,7 @@ import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
 import org.apache.arrow.flight.Ticket;
-import org.apache.arrow.flight.sql.FlightSqlProducer;
+import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
 import org.apache.arrow.flight.sql.FlightSqlUtils;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.ArrowBuf;
@@ -43,12 +43,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * lake's Flight SQL producer. Thin: it decodes commands, delegates to the query service ({@link QueryService}),
  * the write path ({@link IngestHandler}, {@link AdminActions}) and the metadata answers
- * ({@link FlightSqlMetadata}), and sends every failure through {@link StatusMapper}.
+ * ({@link FlightSqlMetadata}, routed in {@link #getFlightInfo} and {@link #getStream}), and sends every failure
+ * through {@link StatusMapper}. Commands lake does not serve keep {@link NoOpFlightSqlProducer}'s UNIMPLEMENTED.
  *
  * <p>Stateless across nodes: a prepared statement's handle carries its SQL and bound parameters, and a ticket
  * carries the SQL, parameters, pinned versions, user and expiry, all signed with the cluster secret.
  */
-final class LakeFlightSqlProducer implements FlightSqlProducer {
+final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final QueryService query;
   private final FlightSqlMetadata metadata;
   private final IngestHandler ingest;
@@ -77,8 +78,11 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   @Override
   public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
     try {
-      command(descriptor); // a clear INVALID_ARGUMENT for bytes that are not a Flight SQL command
-      return FlightSqlProducer.super.getFlightInfo(context, descriptor);
+      Any command = command(descriptor); // a clear INVALID_ARGUMENT for bytes that are not a Flight SQL command
+      if (metadata.handles(command)) {
+        return metadata.flightInfo(command, descriptor);
+      }
+      return super.getFlightInfo(context, descriptor);
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
     }
@@ -88,7 +92,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
     try {
       command(descriptor);
-      return FlightSqlProducer.super.getSchema(context, descriptor);
+      return super.getSchema(context, descriptor);
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
     }
@@ -114,7 +118,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
   public Runnable acceptPut(CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
     try {
       command(flightStream.getDescriptor());
-      Runnable body = FlightSqlProducer.super.acceptPut(context, flightStream, ackStream);
+      Runnable body = super.acceptPut(context, flightStream, ackStream);
       return () -> {
         try {
           body.run();
@@ -140,7 +144,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
         throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(action.getType())
             + "'; ListActions names the ones lake has");
       }
-      FlightSqlProducer.super.doAction(context, action, listener);
+      super.doAction(context, action, listener);
     } catch (Throwable t) {
       listener.onError(StatusMapper.toStatus(t));
     }
@@ -148,7 +152,7 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
 
   @Override
   public void listActions(CallContext context, StreamListener<ActionType> listener) {
-    FlightSqlProducer.super.listActions(context, new StreamListener<>() {
+    super.listActions(context, new StreamListener<>() {
       @Override
       public void onNext(ActionType val) {
         listener.onNext(val);
@@ -329,126 +333,6 @@ final class LakeFlightSqlProducer implements FlightSqlProducer {
       buf.writeBytes(bytes);
       ackStream.onNext(PutResult.metadata(buf));
     }
-  }
-
-  // ---- metadata (delegated) ----
-
-  @Override
-  public FlightInfo getFlightInfoSqlInfo(FlightSql.CommandGetSqlInfo request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamSqlInfo(FlightSql.CommandGetSqlInfo command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTypeInfo(FlightSql.CommandGetXdbcTypeInfo request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamTypeInfo(FlightSql.CommandGetXdbcTypeInfo request, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(request), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoCatalogs(FlightSql.CommandGetCatalogs request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
-    metadata.stream(Any.pack(FlightSql.CommandGetCatalogs.getDefaultInstance()), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoSchemas(FlightSql.CommandGetDbSchemas request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamSchemas(FlightSql.CommandGetDbSchemas command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTables(FlightSql.CommandGetTables request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamTables(FlightSql.CommandGetTables command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoTableTypes(FlightSql.CommandGetTableTypes request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
-    metadata.stream(Any.pack(FlightSql.CommandGetTableTypes.getDefaultInstance()), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoPrimaryKeys(FlightSql.CommandGetPrimaryKeys request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamPrimaryKeys(FlightSql.CommandGetPrimaryKeys command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoExportedKeys(FlightSql.CommandGetExportedKeys request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoImportedKeys(FlightSql.CommandGetImportedKeys request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public FlightInfo getFlightInfoCrossReference(FlightSql.CommandGetCrossReference request, CallContext context,
-      FlightDescriptor descriptor) {
-    return metadata.flightInfo(request, descriptor);
-  }
-
-  @Override
-  public void getStreamExportedKeys(FlightSql.CommandGetExportedKeys command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public void getStreamImportedKeys(FlightSql.CommandGetImportedKeys command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
-  }
-
-  @Override
-  public void getStreamCrossReference(FlightSql.CommandGetCrossReference command, CallContext context,
-      ServerStreamListener listener) {
-    metadata.stream(Any.pack(command), allocator, listener);
   }
 
   @Override
