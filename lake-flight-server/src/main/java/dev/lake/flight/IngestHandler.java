@@ -21,17 +21,20 @@ final class IngestHandler {
   private final WriteCoordinator writes;
   private final Catalog catalog;
   private final BufferAllocator allocator;
+  private final long memoryLimit;
 
-  IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator) {
+  IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit) {
     this.writes = writes;
     this.catalog = catalog;
     this.allocator = allocator;
+    this.memoryLimit = memoryLimit;
   }
 
   long ingest(CommandStatementIngest command, FlightStream stream) {
     IngestRequest request = request(command);
+    // The batches move into this allocator as Lance pulls them: its limit bounds what one ingest holds at once.
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
-        Long.MAX_VALUE)) {
+        memoryLimit)) {
       WriteResult result = writes.ingest(request, new FlightStreamReader(stream, ingestAllocator));
       catalog.accept(result.registration());
       return result.rowCount();

@@ -69,7 +69,8 @@ public final class LakeServer implements AutoCloseable {
     MetaStore opened = b.metaStore != null ? b.metaStore
         : RocksDbMetaStore.open(config.dataDir().resolve("registry"));
     this.store = b.wrapStore.apply(opened);
-    this.engine = new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE), Map.of());
+    this.engine = b.wrapEngine.apply(
+        new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE), Map.of()));
     Clock clock = b.clock;
     String address = config.host() + ":" + config.port();
     SingleNodeLeadership leadership = SingleNodeLeadership.takeLease(store, config.nodeId(), address);
@@ -80,11 +81,12 @@ public final class LakeServer implements AutoCloseable {
         b.interceptor);
     this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     Catalog catalog = new RegistryCatalog(store);
-    QueryService query = new QueryService(catalog, engine, QueryOptions.defaults().withBatchSize(config.batchRows()));
+    QueryService query = new QueryService(catalog, engine,
+        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
-        new IngestHandler(writes, catalog, allocator), new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId()),
+        new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit()), new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId()),
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime());
     this.server = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host(), config.port()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
@@ -119,6 +121,17 @@ public final class LakeServer implements AutoCloseable {
   /** Compaction, retention and garbage collection of this node (also run in the background). */
   public Maintenance maintenance() {
     return maintenance;
+  }
+
+  /** Lance datasets, scanners and readers this node holds open right now. */
+  public long openHandles() {
+    return engine.openHandles();
+  }
+
+  /** Arrow memory held right now by running queries (and results still queued for clients). */
+  public long queryMemory() {
+    return allocator.getChildAllocators().stream().filter(a -> a.getName().startsWith("query"))
+        .mapToLong(BufferAllocator::getAllocatedMemory).sum();
   }
 
   /** The data root table locations live under. */
@@ -183,6 +196,7 @@ public final class LakeServer implements AutoCloseable {
     private final LakeConfig config;
     private MetaStore metaStore;
     private Function<MetaStore, MetaStore> wrapStore = Function.identity();
+    private Function<TableEngine, TableEngine> wrapEngine = Function.identity();
     private WriteInterceptor interceptor = WriteInterceptor.NONE;
     private Clock clock = Clock.systemUTC();
 
@@ -197,6 +211,12 @@ public final class LakeServer implements AutoCloseable {
 
     public Builder wrapMetaStore(Function<MetaStore, MetaStore> wrap) {
       this.wrapStore = wrap;
+      return this;
+    }
+
+    /** Wraps the real engine (tests: steer time or inject faults around real Lance). */
+    public Builder wrapEngine(Function<TableEngine, TableEngine> wrap) {
+      this.wrapEngine = wrap;
       return this;
     }
 

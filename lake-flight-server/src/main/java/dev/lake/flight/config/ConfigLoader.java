@@ -39,6 +39,8 @@ public final class ConfigLoader {
     DEFAULTS.put("cluster.secret", null);
     DEFAULTS.put("query.ticket-lifetime", "15m");
     DEFAULTS.put("query.batch-rows", "65536");
+    DEFAULTS.put("query.memory-limit", "1GB");
+    DEFAULTS.put("ingest.memory-limit", "512MB");
     DEFAULTS.put("write.lock-timeout", "60s");
     DEFAULTS.put("retention.window", "1h");
     DEFAULTS.put("gc.drop-grace", "1h");
@@ -117,6 +119,8 @@ public final class ConfigLoader {
         duration("auth.token-lifetime", values.get("auth.token-lifetime")),
         duration("query.ticket-lifetime", values.get("query.ticket-lifetime")),
         integer("query.batch-rows", values.get("query.batch-rows")),
+        bytes("query.memory-limit", values.get("query.memory-limit")),
+        bytes("ingest.memory-limit", values.get("ingest.memory-limit")),
         duration("write.lock-timeout", values.get("write.lock-timeout")),
         new MaintenanceSettings(duration("retention.window", values.get("retention.window")),
             duration("gc.drop-grace", values.get("gc.drop-grace")),
@@ -145,6 +149,24 @@ public final class ConfigLoader {
       };
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(key + " = '" + text + "' is not a duration (e.g. 500ms, 30s, 15m, 12h)");
+    }
+  }
+
+  /** Parses {@code 1048576}, {@code 64KB}, {@code 512MB}, {@code 2GB} (binary multiples). */
+  public static long bytes(String key, String text) {
+    String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
+    long unit = 1;
+    for (String[] suffix : new String[][] {{"KB", "1024"}, {"MB", "1048576"}, {"GB", "1073741824"}}) {
+      if (t.endsWith(suffix[0])) {
+        unit = Long.parseLong(suffix[1]);
+        t = t.substring(0, t.length() - 2).trim();
+        break;
+      }
+    }
+    try {
+      return Math.multiplyExact(Long.parseLong(t), unit);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + " = '" + text + "' is not a size (e.g. 64MB, 1GB)");
     }
   }
 

@@ -24,6 +24,8 @@ import java.util.Optional;
  * @param tokenLifetime how long a bearer token stays valid
  * @param ticketLifetime how long a ticket stays valid after GetFlightInfo
  * @param batchRows rows per Arrow batch read from Lance
+ * @param queryMemoryLimit the most Arrow memory (bytes) one query may hold on the Java side
+ * @param ingestMemoryLimit the most Arrow memory (bytes) one ingest may hold on the Java side
  * @param lockTimeout how long a writer waits for a table's write lock
  * @param maintenance retention window, drop grace, orphan guard, compaction options
  * @param maintenanceInterval how often retention and garbage collection run in the background
@@ -40,6 +42,8 @@ public record LakeConfig(
     Duration tokenLifetime,
     Duration ticketLifetime,
     int batchRows,
+    long queryMemoryLimit,
+    long ingestMemoryLimit,
     Duration lockTimeout,
     MaintenanceSettings maintenance,
     Duration maintenanceInterval) {
@@ -61,6 +65,9 @@ public record LakeConfig(
     }
     positive("auth.token-lifetime", tokenLifetime);
     positive("query.ticket-lifetime", ticketLifetime);
+    if (queryMemoryLimit < 1 << 20 || ingestMemoryLimit < 1 << 20) {
+      throw new IllegalArgumentException("query.memory-limit and ingest.memory-limit must be at least 1MB");
+    }
     positive("write.lock-timeout", lockTimeout);
     Objects.requireNonNull(maintenance, "maintenance");
     positive("maintenance.interval", maintenanceInterval);
