@@ -10,6 +10,7 @@ import dev.lake.flight.ticket.InvalidTicketException;
 import dev.lake.metasrv.NotLeaderException;
 import dev.lake.metasrv.SchemaMismatchException;
 import dev.lake.metasrv.WriteConflictException;
+import dev.lake.query.QueryExecutionException;
 import dev.lake.query.QueryRejectedException;
 import dev.lake.registry.CommitStateUnknownException;
 import dev.lake.registry.LeaseRejectedException;
@@ -49,6 +50,10 @@ public final class StatusMapper {
     }
     if (e instanceof FlightRuntimeException f) {
       return (RuntimeException) StatusUtils.toGrpcException(f);
+    }
+    Throwable oom = memoryLimit(e);
+    if (oom != null) {
+      e = oom;
     }
     Status.Code code = codeOf(e);
     String message;
@@ -94,6 +99,10 @@ public final class StatusMapper {
         || e instanceof ForeignCommitException) {
       return Status.Code.ABORTED;
     }
+    if (e instanceof QueryExecutionException q && q.getMessage() != null
+        && q.getMessage().startsWith("the statement failed on its data")) {
+      return Status.Code.INVALID_ARGUMENT;
+    }
     if (e instanceof CommitStateUnknownException) {
       return Status.Code.UNKNOWN;
     }
@@ -109,7 +118,8 @@ public final class StatusMapper {
       m = e.getClass().getSimpleName();
     }
     if (e instanceof OutOfMemoryException) {
-      m = "the request exceeded its memory limit: " + m;
+      m = "the request exceeded its memory limit (query.memory-limit / ingest.memory-limit); it was stopped and "
+          + "nothing else was affected: " + m;
     }
     if (e instanceof RegistryUnavailableException || e instanceof NotLeaderException
         || e instanceof LeaseRejectedException || e instanceof StorageException) {
@@ -120,6 +130,16 @@ public final class StatusMapper {
 
   static String truncate(String m) {
     return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "... (truncated)";
+  }
+
+  /** An Arrow allocator limit anywhere in the cause chain (engines and readers wrap it). */
+  private static Throwable memoryLimit(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof OutOfMemoryException) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private static Throwable unwrap(Throwable t) {
