@@ -42,12 +42,19 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   public static ServerProcess start(String... args) throws IOException, InterruptedException {
+    return start(java.util.Map.of(), args);
+  }
+
+  /** Starts {@code bin/lake server args...} with extra environment variables (e.g. LAKE_JAVA_OPTS). */
+  public static ServerProcess start(java.util.Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(projectRoot().resolve("bin/lake").toString());
     command.add("server");
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("LAKE_TMPDIR", Path.of(System.getProperty("java.io.tmpdir")).resolve("lake-bin").toString());
+    pb.environment().putAll(env);
     Process process = pb.start();
     List<String> output = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -86,6 +93,22 @@ public final class ServerProcess implements AutoCloseable {
 
   public Process process() {
     return process;
+  }
+
+  /** The server JVM (a child of the bin/lake script). */
+  public ProcessHandle jvm() {
+    return process.toHandle().descendants().filter(h -> h.info().command().map(c -> c.endsWith("java"))
+        .orElse(false)).findFirst().orElseThrow(() -> new IllegalStateException("no server JVM found"));
+  }
+
+  /** The server JVM's peak resident set size so far, in bytes (Linux VmHWM). */
+  public long peakRssBytes() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(jvm().pid()), "status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+      }
+    }
+    throw new IllegalStateException("no VmHWM in /proc status");
   }
 
   /** SIGTERM, then wait for exit; returns the exit code. */
