@@ -5,6 +5,7 @@ import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.StagedData;
 import dev.lake.engine.TableChange;
 import dev.lake.engine.TableEngine;
+import dev.lake.registry.CommitStateUnknownException;
 import dev.lake.registry.DuplicateIdempotencyKeyException;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaseFence;
@@ -140,33 +141,65 @@ public final class WriteCoordinator {
     String location = locations.locationOf(table, generation);
     Schema schema = schemaOf(data);
     NewTableSchemas.validate(table, schema);
-    StagedData staged = stage(location, data);
-    return locks.withLock(table, () -> {
-      Optional<TableRegistration> raced = store.get(table);
-      if (raced.isPresent()) {
-        Optional<WriteResult> replay = replay(request, raced.get());
-        if (replay.isPresent()) {
-          return replay.get();
-        }
-        if (request.ifExists() == IngestRequest.IfExists.FAIL) {
-          throw new TableExistsException(table);
-        }
-        throw new WriteConflictException("table '" + table + "' was created by another request while this "
-            + "ingest was streaming; nothing was written: retry");
+    StagedData staged;
+    try {
+      staged = stage(location, data);
+    } catch (RuntimeException e) {
+      discardUnregistered(location);
+      throw e;
+    }
+    try {
+      return locks.withLock(table, () -> createUnderLock(request, generation, location, staged));
+    } catch (CommitStateUnknownException e) {
+      throw e; // the registration may exist: its files must stay
+    } catch (RuntimeException e) {
+      if (store.get(table).filter(r -> r.generation().equals(generation)).isEmpty()) {
+        discardUnregistered(location);
       }
-      LeaseFence fence = leadership.enter();
-      interceptor.beforeLanceCommit(table, location, 0);
-      long version = engine.create(location, staged);
-      Instant now = clock.instant();
-      TableRegistration registration = new TableRegistration(table, generation, location, version,
-          staged.schema().toJson(), fence.term(), now, now);
-      interceptor.beforeRegistryWrite(table, version);
-      store.create(fence, registration, idempotencyRecord(request, registration, staged.rowCount(), now));
-      LOG.info("table created table={} generation={} version={} rows={}", table, generation, version,
-          staged.rowCount());
-      return new WriteResult(registration, staged.rowCount(), false);
-    });
+      throw e;
+    }
   }
+
+  private WriteResult createUnderLock(IngestRequest request, String generation, String location,
+      StagedData staged) {
+    String table = request.table();
+    Optional<TableRegistration> raced = store.get(table);
+    if (raced.isPresent()) {
+      Optional<WriteResult> replay = replay(request, raced.get());
+      if (replay.isPresent()) {
+        return replay.get();
+      }
+      if (request.ifExists() == IngestRequest.IfExists.FAIL) {
+        throw new TableExistsException(table);
+      }
+      throw new WriteConflictException("table '" + table + "' was created by another request while this "
+          + "ingest was streaming; nothing was written: retry");
+    }
+    LeaseFence fence = leadership.enter();
+    interceptor.beforeLanceCommit(table, location, 0);
+    long version = engine.create(location, staged);
+    Instant now = clock.instant();
+    TableRegistration registration = new TableRegistration(table, generation, location, version,
+        staged.schema().toJson(), fence.term(), now, now);
+    interceptor.beforeRegistryWrite(table, version);
+    store.create(fence, registration, idempotencyRecord(request, registration, staged.rowCount(), now));
+    LOG.info("table created table={} generation={} version={} rows={}", table, generation, version,
+        staged.rowCount());
+    return new WriteResult(registration, staged.rowCount(), false);
+  }
+
+  /**
+   * Deletes a fresh generation's location that no registration names (a create that failed or lost its race):
+   * nobody else ever writes there. If this fails, the orphan-generation sweep removes it after the guard.
+   */
+  private void discardUnregistered(String location) {
+    try {
+      engine.drop(location);
+    } catch (RuntimeException e) {
+      LOG.warn("could not delete the files of a failed create location={}; the orphan sweep will", location, e);
+    }
+  }
+
 
   private WriteResult append(IngestRequest request, TableRegistration registration, ArrowReader data) {
     Schema tableSchema = parseSchema(registration);
