@@ -1,6 +1,7 @@
 package dev.lake.query;
 
 import dev.lake.registry.TableRegistration;
+import dev.lake.registry.VersionRecord;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +15,12 @@ public interface Catalog {
 
   /** All registrations, in name order. */
   List<TableRegistration> tables();
+
+  /**
+   * The registered versions of one incarnation, ascending by version (time travel reads only these). Items expired
+   * by retention are gone from it. Not on the path of ordinary queries.
+   */
+  List<VersionRecord> history(String name, String generation);
 
   /** Read-your-writes: a registration this node's writer just acknowledged. */
   void accept(TableRegistration acknowledged);

@@ -4,21 +4,59 @@ import dev.lake.query.plan.LanceTable;
 import dev.lake.query.plan.TableResolver;
 import dev.lake.registry.TableRegistration;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Resolves tables of a statement being prepared to their current registrations in the catalog (no data read). */
+/**
+ * Resolves the table references of a statement being prepared to pins through the catalog (no data read): the
+ * current registration, or for time travel the registered version the history gives. The schema is the
+ * registration's; for an older version it is read from that version ({@code versionSchemas}), since a replace may
+ * have changed it.
+ */
 final class CatalogTables implements TableResolver {
   private final Catalog catalog;
+  private final Function<TablePin, Schema> versionSchemas;
 
-  CatalogTables(Catalog catalog) {
+  /**
+   * @param versionSchemas reads the stored schema of a pinned version other than the registered one
+   */
+  CatalogTables(Catalog catalog, Function<TablePin, Schema> versionSchemas) {
     this.catalog = catalog;
+    this.versionSchemas = versionSchemas;
   }
 
   @Override
-  public Optional<LanceTable> resolve(String name) {
-    return catalog.table(name).map(registration -> new LanceTable(TablePin.of(registration),
-        schemaOf(registration), null));
+  public Optional<LanceTable> resolve(TableReference reference) {
+    Optional<TableRegistration> current = catalog.table(reference.name());
+    if (current.isEmpty()) {
+      return Optional.empty();
+    }
+    TablePin pin = pin(reference, current.get());
+    Schema schema = pin.version() == current.get().version() ? schemaOf(current.get()) : versionSchemas.apply(pin);
+    return Optional.of(new LanceTable(reference, pin, schema));
+  }
+
+  /**
+   * The pins the given references resolve to now, by reference key; references naming no table are left out.
+   * Cheap with a caching catalog: what a plan-cache look-up costs instead of parsing and validating.
+   */
+  Map<String, TablePin> pins(List<TableReference> references) {
+    Map<String, TablePin> pins = new HashMap<>();
+    for (TableReference reference : references) {
+      catalog.table(reference.name()).ifPresent(current -> pins.put(reference.key(), pin(reference, current)));
+    }
+    return pins;
+  }
+
+  private TablePin pin(TableReference reference, TableRegistration current) {
+    if (!reference.timeTravel()) {
+      return TablePin.of(current);
+    }
+    return TimeTravel.pin(reference, current, catalog.history(current.name(), current.generation()));
   }
 
   static Schema schemaOf(TableRegistration registration) {

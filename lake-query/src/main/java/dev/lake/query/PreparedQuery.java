@@ -10,7 +10,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param sql the statement text
  * @param resultSchema the Arrow schema of its result batches (exactly what {@code execute} streams)
  * @param parameterSchema one field per {@code ?} parameter, in order (empty when there are none)
- * @param pins the registrations the tables resolved to when this was prepared (lower-case name -> pin)
+ * @param pins the registrations the table references resolved to when this was prepared, by
+ *     {@link TableReference#key()} ({@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z}): one statement may read
+ *     a table at several versions, each its own entry
  */
 public record PreparedQuery(String sql, Schema resultSchema, Schema parameterSchema, Map<String, TablePin> pins) {
   public PreparedQuery {

@@ -10,9 +10,12 @@ import java.util.Objects;
  * @param memoryLimitBytes the most Arrow memory one executing statement may hold on the Java side (its child
  *     allocator); Lance's native working memory is not counted (facts.md)
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
+ * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
+ *     1,000; 0 turns the cache off)
  */
-public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock) {
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
+  public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
   private static final int MAX_BATCH_SIZE = 1 << 20;
 
   public QueryOptions {
@@ -23,14 +26,27 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock) {
       throw new IllegalArgumentException("memoryLimitBytes must be positive, was " + memoryLimitBytes);
     }
     Objects.requireNonNull(clock, "clock");
+    if (planCacheSize < 0) {
+      throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
+          + planCacheSize);
+    }
   }
 
-  /** 65,536-row batches, no memory limit beyond the caller's allocator, the system clock. */
+  /** These settings with the default plan cache size. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock) {
+    this(batchSize, memoryLimitBytes, clock, DEFAULT_PLAN_CACHE_SIZE);
+  }
+
+  /** 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, 1,000 cached plans. */
   public static QueryOptions defaults() {
-    return new QueryOptions(DEFAULT_BATCH_SIZE, Long.MAX_VALUE, Clock.systemUTC());
+    return new QueryOptions(DEFAULT_BATCH_SIZE, Long.MAX_VALUE, Clock.systemUTC(), DEFAULT_PLAN_CACHE_SIZE);
   }
 
   public QueryOptions withBatchSize(int newBatchSize) {
-    return new QueryOptions(newBatchSize, memoryLimitBytes, clock);
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize);
+  }
+
+  public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize);
   }
 }

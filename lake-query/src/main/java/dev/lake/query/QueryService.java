@@ -1,75 +1,96 @@
 package dev.lake.query;
 
+import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.EngineException;
 import dev.lake.engine.TableEngine;
+import dev.lake.engine.TableSnapshot;
 import dev.lake.query.exec.PinnedTables;
 import dev.lake.query.exec.QueryResources;
 import dev.lake.query.exec.StatementExecutor;
-import dev.lake.query.plan.ArrowTypeMapping;
-import dev.lake.query.plan.StatementPlan;
-import dev.lake.query.plan.StatementPlanner;
-import dev.lake.query.plan.ValidatedStatement;
+import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.sql.Echo;
 import dev.lake.query.sql.StatementParser;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableNotFoundException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.runtime.CalciteException;
-import org.apache.calcite.sql.SqlNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * lake's read path: prepares and executes read-only SQL over registered Lance tables. Thread-safe; every call plans
- * its statement afresh.
+ * lake's read path: prepares and executes read-only SQL over registered Lance tables. Thread-safe.
+ *
+ * <p>Statements are validated once per (statement text, pins) and kept in a bounded plan cache
+ * ({@link QueryOptions#planCacheSize()}): a repeated prepare resolves the statement's table references in the
+ * catalog and, when they still resolve to the same registrations, answers without parsing; a repeated execution
+ * with the same pins skips parsing and validation and only binds parameters, optimizes and runs (a statement without
+ * parameters also reuses its compiled plan). A table that moves to another registration changes the key, so the
+ * statement is validated again. Cached statements hold no Lance handle and no allocator.
+ *
+ * <p>Time travel: {@code FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-01-01 00:00:00'} (a UTC instant) reads the
+ * version that was current then per the registry's history, and {@code "t@v42"} reads registered version 42. Pins
+ * are keyed by {@link TableReference#key()} ({@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z}), so one
+ * statement may read a table at several versions.
  *
  * <p>Errors: a syntax or validation error, a disallowed statement, nesting too deep or a parameter that does not fit
- * is a {@link QueryRejectedException}; an unknown table (or a pinned version that is gone) a
- * {@link TableNotFoundException}; registry failures ({@link RegistryException}, e.g. unavailable) and storage
- * failures ({@link EngineException}) pass through; anything else that goes wrong while planning or running is a
- * {@link QueryExecutionException}. No {@link Error} escapes.
+ * is a {@link QueryRejectedException}; an unknown table, a version never registered or no longer retained (or a
+ * pinned version that is gone) a {@link TableNotFoundException}; registry failures ({@link RegistryException}, e.g.
+ * unavailable — never reported as an unknown table) and storage failures ({@link EngineException}) pass through;
+ * anything else that goes wrong while planning or running is a {@link QueryExecutionException}. No {@link Error}
+ * escapes.
  */
 public final class QueryService {
   private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
+  /** Java-side memory for reading the schema of an older version while preparing a time-travel statement. */
+  private static final long SCHEMA_READ_LIMIT = 64L << 20;
 
   private final Catalog catalog;
   private final TableEngine engine;
   private final QueryOptions options;
   private final StatementExecutor executor;
+  private final PlanCache plans;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
     this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate);
+    this.plans = new PlanCache(options.planCacheSize());
   }
 
   /**
-   * Parses {@code sql}, checks the read-only policy, resolves its tables in the catalog (the pins are their
-   * current registrations) and validates it.
+   * Parses {@code sql}, checks the read-only policy, resolves its table references in the catalog (the pins are
+   * their current registrations, or the registered versions time travel asks for) and validates it — or finds it
+   * validated for exactly these pins in the plan cache.
    *
    * @return the exact Arrow result schema {@link #execute} streams for these pins, and one parameter field per
    *     {@code ?}
    */
   public PreparedQuery prepare(String sql) {
     try {
-      SqlNode statement = StatementParser.parse(sql);
-      StatementPlanner planner = new StatementPlanner(new CatalogTables(catalog));
-      ValidatedStatement validated = planner.validate(statement);
-      Map<String, TablePin> pins = new HashMap<>();
-      validated.tables().forEach((name, table) -> pins.put(name, table.pin()));
-      return new PreparedQuery(sql, validated.resultSchema(), parameterSchema(validated), pins);
+      CatalogTables tables = new CatalogTables(catalog, this::versionSchema);
+      Optional<List<TableReference>> references = plans.references(sql);
+      if (references.isPresent()) {
+        Optional<CachedStatement> cached = plans.get(sql, tables.pins(references.get()));
+        if (cached.isPresent()) {
+          return cached.get().prepared(sql);
+        }
+      } else {
+        plans.missed();
+      }
+      CachedStatement statement = CachedStatement.validate(sql, tables);
+      plans.put(sql, statement);
+      return statement.prepared(sql);
     } catch (Throwable t) {
       throw failure(t, sql);
     }
@@ -81,7 +102,8 @@ public final class QueryService {
    * {@link #prepare}'s result schema for the same pins. The caller must close the reader (also to cancel): that
    * closes the scans and snapshots of the statement.
    *
-   * @param pins the version of each table the statement reads, by lower-case name
+   * @param pins the version of each table reference the statement reads, keyed as {@link PreparedQuery#pins()} is
+   *     ({@link TableReference#key()}: {@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z})
    * @param parameters one value per {@code ?}: Long, Integer, Short, Byte, Double, Float, BigDecimal, String,
    *     Boolean, LocalDate, LocalTime, LocalDateTime, byte[], or null
    * @param allocator the parent of the statement's allocator; result batches live in a child of it
@@ -95,18 +117,28 @@ public final class QueryService {
     QueryResources resources = null;
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
-      SqlNode statement = StatementParser.parse(sql);
-      StatementPlanner planner =
-          new StatementPlanner(new PinnedTables(pins, engine, resources, options.batchSize()));
-      ValidatedStatement validated = planner.validate(statement);
-      if (validated.explain()) {
-        List<Object> bound = values.isEmpty() && validated.parameterCount() > 0 ? null : values;
-        return executor.explain(validated, planner.plan(validated, bound), resources);
+      Map<String, TablePin> keyed = PinnedTables.normalize(pins);
+      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize());
+      CachedStatement statement = plans.get(sql, keyed).orElse(null);
+      if (statement == null) {
+        statement = CachedStatement.validate(sql, tables);
+        plans.put(sql, statement);
+      } else {
+        tables.openAll(statement.validated().tables());
       }
-      StatementPlan plan = planner.plan(validated, values);
-      LOG.debug("statement planned path={} tables={} sql={}", plan.passThrough().isPresent() ? "pass-through"
-          : "calcite", pins.values(), Echo.of(sql));
-      return executor.stream(validated, plan, planner, resources);
+      List<Object> bound = statement.validated().explain() && values.isEmpty()
+          && statement.validated().parameterCount() > 0 ? null : values;
+      Optional<CompiledPlan> compiled = statement.tryCompile(bound);
+      if (compiled.isEmpty()) {
+        // Another execution is planning with the cached statement: plan a private copy rather than wait.
+        plans.busy();
+        statement = CachedStatement.validate(sql, tables);
+        compiled = statement.tryCompile(bound);
+      }
+      CompiledPlan plan = compiled.orElseThrow();
+      LOG.debug("statement planned path={} tables={} sql={}", plan.explain().isPresent() ? "explain"
+          : plan.plan().passThrough().isPresent() ? "pass-through" : "calcite", keyed.values(), Echo.of(sql));
+      return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources);
     } catch (Throwable t) {
       if (resources != null) {
         resources.close();
@@ -115,13 +147,20 @@ public final class QueryService {
     }
   }
 
-  private static Schema parameterSchema(ValidatedStatement statement) {
-    List<Field> fields = new ArrayList<>();
-    for (RelDataTypeField parameter : statement.parameterRowType().getFieldList()) {
-      String name = "parameter_" + (parameter.getIndex() + 1);
-      fields.add(ArrowTypeMapping.field(name, ArrowTypeMapping.toArrowType(name, parameter.getType()), true));
+  /** Hits and misses of the plan cache. */
+  public PlanCacheStats planCacheStats() {
+    return plans.stats();
+  }
+
+  /** The stored schema of an older version (time travel may cross a replace that changed it). */
+  private Schema versionSchema(TablePin pin) {
+    try (BufferAllocator schemaAllocator = new RootAllocator(SCHEMA_READ_LIMIT);
+        TableSnapshot snapshot = engine.open(pin.location(), pin.version(), schemaAllocator)) {
+      return snapshot.schema();
+    } catch (DatasetNotFoundException e) {
+      throw new TableNotFoundException(pin.name(), "version " + pin.version() + " of table '" + pin.name()
+          + "' is registered but its files are gone (cleaned up after the retention window); read a newer version");
     }
-    return new Schema(fields);
   }
 
   private static RuntimeException failure(Throwable t, String sql) {

@@ -4,6 +4,7 @@ import dev.lake.registry.MetaStore;
 import dev.lake.registry.Page;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableRegistration;
+import dev.lake.registry.VersionRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * through the store. A small in-memory overlay holds what this node's writer acknowledged ({@link #accept}) and
  * dropped ({@link #dropped}) so the node reads its own writes even from a lagging store: of two registrations the
  * newer incarnation (later {@code createdAt}) wins, then the higher version. Overlay entries leave once the store
- * has caught up. No caching yet (a Caffeine shield replaces this class later); backend errors propagate.
+ * has caught up. No caching: the server's catalog is {@link CachingCatalog}; this one serves tools and tests that
+ * want every look-up to reach the store. Backend errors propagate.
  */
 public final class RegistryCatalog implements Catalog {
   static final int DEFAULT_PAGE_SIZE = 500;
@@ -70,6 +72,11 @@ public final class RegistryCatalog implements Catalog {
       merge(entry.getKey(), Optional.ofNullable(entry.getValue())).ifPresent(result::add);
     }
     return result;
+  }
+
+  @Override
+  public List<VersionRecord> history(String name, String generation) {
+    return store.history(TableNames.normalize(name), generation);
   }
 
   @Override

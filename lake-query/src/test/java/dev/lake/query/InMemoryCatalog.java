@@ -3,11 +3,14 @@ package dev.lake.query;
 import dev.lake.registry.RegistryUnavailableException;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableRegistration;
+import dev.lake.registry.VersionRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,9 +19,13 @@ final class InMemoryCatalog implements Catalog {
   private final Map<String, TableRegistration> tables = new ConcurrentSkipListMap<>();
   private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicInteger lookups = new AtomicInteger();
+  private final Map<String, List<VersionRecord>> histories = new ConcurrentHashMap<>();
 
   void put(TableRegistration registration) {
     tables.put(registration.name(), registration);
+    histories.computeIfAbsent(registration.name() + "/" + registration.generation(), k -> new CopyOnWriteArrayList<>())
+        .add(new VersionRecord(registration.name(), registration.generation(), registration.version(),
+            registration.updatedAt()));
   }
 
   void setDown(boolean unavailable) {
@@ -41,6 +48,14 @@ final class InMemoryCatalog implements Catalog {
   @Override
   public List<TableRegistration> tables() {
     return new ArrayList<>(tables.values());
+  }
+
+  @Override
+  public List<VersionRecord> history(String name, String generation) {
+    if (down.get()) {
+      throw new RegistryUnavailableException("test registry is down", null);
+    }
+    return List.copyOf(histories.getOrDefault(TableNames.normalize(name) + "/" + generation, List.of()));
   }
 
   @Override

@@ -14,7 +14,7 @@ import org.apache.calcite.schema.SchemaPlus;
 
 /**
  * What Calcite's generated code of one statement reads at run time: the objects the planner stashed (Lance scan
- * calls), the statement's clock readings (lake runs in UTC) and its cancel flag.
+ * calls), the scan sources of this execution, the statement's clock readings (lake runs in UTC) and its cancel flag.
  */
 final class LakeDataContext implements DataContext {
   private final SchemaPlus rootSchema;

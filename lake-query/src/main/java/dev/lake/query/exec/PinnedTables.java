@@ -4,50 +4,89 @@ import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.TablePin;
+import dev.lake.query.TableReference;
 import dev.lake.query.plan.LanceTable;
+import dev.lake.query.plan.ScanSource;
 import dev.lake.query.plan.TableResolver;
-import dev.lake.registry.TableNames;
 import dev.lake.registry.TableNotFoundException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Resolves the tables of an executing statement to exactly their pinned versions (never "latest"): a name without
- * a pin is not found; a pinned version that is gone is not found either, with a message saying so.
+ * The tables of one executing statement, opened at exactly their pinned versions (never "latest"). Pins are keyed
+ * by {@link TableReference#key()}: a reference without a pin is not found; a pinned version that is gone is not
+ * found either, with a message saying so. Each reference is opened once; its snapshot belongs to the statement's
+ * {@link QueryResources}.
  */
 public final class PinnedTables implements TableResolver {
-  private final Map<String, TablePin> pins = new HashMap<>();
+  private final Map<String, TablePin> pins;
   private final TableEngine engine;
   private final QueryResources resources;
   private final int batchSize;
+  private final Map<String, Opened> opened = new HashMap<>();
 
+  /**
+   * @param pins by reference key (as {@link #normalize} gives them)
+   */
   public PinnedTables(Map<String, TablePin> pins, TableEngine engine, QueryResources resources, int batchSize) {
-    pins.values().forEach(pin -> this.pins.put(pin.name(), pin));
-    pins.forEach((name, pin) -> {
-      if (TableNames.isValid(name)) {
-        this.pins.putIfAbsent(TableNames.normalize(name), pin);
-      }
-    });
+    this.pins = Map.copyOf(pins);
     this.engine = engine;
     this.resources = resources;
     this.batchSize = batchSize;
   }
 
+  /** The pins keyed canonically ({@code T@V1} -> {@code t@v1}); keys that are no table reference are dropped. */
+  public static Map<String, TablePin> normalize(Map<String, TablePin> pins) {
+    Map<String, TablePin> normalized = new HashMap<>();
+    pins.forEach((key, pin) -> TableReference.parse(key).ifPresent(reference ->
+        normalized.put(reference.key(), pin)));
+    return normalized;
+  }
+
   @Override
-  public Optional<LanceTable> resolve(String name) {
-    TablePin pin = pins.get(name);
+  public Optional<LanceTable> resolve(TableReference reference) {
+    TablePin pin = pins.get(reference.key());
+    if (pin == null && reference.timeTravel()) {
+      throw new TableNotFoundException(reference.name(), "the statement reads '" + reference.key() + "' but was"
+          + " given no pin for it (pins are keyed by table reference: t, t@v42, t@2026-01-01T00:00:00Z); prepare"
+          + " the statement again and execute it with the pins it returned");
+    }
     if (pin == null) {
       return Optional.empty();
+    }
+    return Optional.of(new LanceTable(reference, pin, open(reference, pin).snapshot.schema()));
+  }
+
+  /** Opens the tables of a statement validated before (a cached plan), so their scans can be bound. */
+  public void openAll(Map<String, LanceTable> tables) {
+    tables.values().forEach(table -> open(table.reference(), table.pin()));
+  }
+
+  /** The scan source of every opened reference, by reference key. */
+  public Map<String, ScanSource> sources() {
+    Map<String, ScanSource> sources = new HashMap<>();
+    opened.forEach((key, table) -> sources.put(key, table.source));
+    return sources;
+  }
+
+  private Opened open(TableReference reference, TablePin pin) {
+    Opened table = opened.get(reference.key());
+    if (table != null) {
+      return table;
     }
     TableSnapshot snapshot;
     try {
       snapshot = resources.open(engine, pin);
     } catch (DatasetNotFoundException e) {
-      throw new TableNotFoundException(name, "version " + pin.version() + " of table '" + name
+      throw new TableNotFoundException(pin.name(), "version " + pin.version() + " of table '" + pin.name()
           + "' is no longer available (the table was dropped, or the version was cleaned up after the retention"
           + " window); run the query again to read the current version");
     }
-    return Optional.of(new LanceTable(pin, snapshot.schema(), new LanceScanSource(snapshot, resources, batchSize)));
+    table = new Opened(snapshot, new LanceScanSource(snapshot, resources, batchSize));
+    opened.put(reference.key(), table);
+    return table;
   }
+
+  private record Opened(TableSnapshot snapshot, ScanSource source) {}
 }

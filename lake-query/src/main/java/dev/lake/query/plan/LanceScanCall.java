@@ -3,24 +3,37 @@ package dev.lake.query.plan;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 
 /**
- * One table scan as Calcite's generated code calls it: stashed in the execution's data context by
- * {@link LanceTableScan#implement}, so the generated class stays the same for every literal and version.
+ * One table scan as Calcite's generated code calls it: stashed by {@link LanceTableScan#implement}, it names the
+ * table reference, not a reader, and finds the execution's {@link ScanSource} in the data context at run time. So
+ * the compiled plan stays the same for every execution and can be cached.
  */
-public record LanceScanCall(ScanSource source, List<String> columns, Optional<String> filter, Optional<Long> limit,
+public record LanceScanCall(String reference, List<String> columns, Optional<String> filter, Optional<Long> limit,
     RowShape shape) {
+  private static final String PREFIX = "lake.scan:";
+
   public LanceScanCall {
-    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(reference, "reference");
     columns = List.copyOf(columns);
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(limit, "limit");
     Objects.requireNonNull(shape, "shape");
   }
 
-  /** The rows; called by generated code. */
-  public Enumerable<Object> enumerable() {
-    return source.rows(columns, filter, limit, shape);
+  /** The data-context variable an execution binds the {@link ScanSource} of {@code reference} to. */
+  public static String sourceVariable(String reference) {
+    return PREFIX + reference;
+  }
+
+  /** The rows; called by generated code with the execution's data context. */
+  public Enumerable<Object> enumerable(DataContext root) {
+    Object source = root.get(sourceVariable(reference));
+    if (!(source instanceof ScanSource)) {
+      throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
+    }
+    return ((ScanSource) source).rows(columns, filter, limit, shape);
   }
 }

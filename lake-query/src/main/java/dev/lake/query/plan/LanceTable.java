@@ -1,9 +1,9 @@
 package dev.lake.query.plan;
 
 import dev.lake.query.TablePin;
+import dev.lake.query.TableReference;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.plan.RelOptTable;
@@ -14,22 +14,26 @@ import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
 /**
- * A lake table as one statement sees it: the pinned registration, the stored Arrow schema and, when the statement
- * executes, the {@link ScanSource} over exactly that version. Converts to a {@link LanceTableScan}.
+ * A lake table as one statement sees it: the reference as the statement names it, the pinned registration and the
+ * stored Arrow schema. Holds nothing of an execution (no Lance handle, no allocator), so a validated plan over it
+ * can be cached and run many times: each execution binds a {@link ScanSource} per reference
+ * ({@link LanceScanCall#sourceVariable}). Converts to a {@link LanceTableScan}.
  */
 public final class LanceTable extends AbstractTable implements TranslatableTable {
+  private final TableReference reference;
   private final TablePin pin;
   private final Schema schema;
-  private final ScanSource source;
-  private RelDataType rowType;
+  private volatile RelDataType rowType;
 
-  /**
-   * @param source the reader over the pinned version, or null when the statement is only prepared
-   */
-  public LanceTable(TablePin pin, Schema schema, ScanSource source) {
+  public LanceTable(TableReference reference, TablePin pin, Schema schema) {
+    this.reference = Objects.requireNonNull(reference, "reference");
     this.pin = Objects.requireNonNull(pin, "pin");
     this.schema = Objects.requireNonNull(schema, "schema");
-    this.source = source;
+  }
+
+  /** How the statement names this table (its key binds the scan source of an execution). */
+  public TableReference reference() {
+    return reference;
   }
 
   public TablePin pin() {
@@ -43,10 +47,6 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
   /** The stored fields, in table order. */
   public List<Field> fields() {
     return schema.getFields();
-  }
-
-  public Optional<ScanSource> source() {
-    return Optional.ofNullable(source);
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -29,8 +30,8 @@ import org.apache.calcite.util.ImmutableIntList;
 
 /**
  * A scan of one pinned Lance table with what was pushed into it: a projection of stored columns, a Lance filter
- * and a limit. In the Enumerable convention it reads rows through the table's {@link ScanSource}; when it is the
- * whole plan, the executor streams Lance's own batches instead (pass-through).
+ * and a limit. In the Enumerable convention it reads rows through the {@link ScanSource} the execution binds to its
+ * table reference; when it is the whole plan, the executor streams Lance's own batches instead (pass-through).
  */
 public final class LanceTableScan extends TableScan implements EnumerableRel {
   private final LanceTable lanceTable;
@@ -141,8 +142,6 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
 
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-    ScanSource source = lanceTable.source().orElseThrow(() -> new IllegalStateException(
-        "table '" + lanceTable.name() + "' was resolved for planning only and cannot be scanned"));
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
     RowShape shape;
     switch (physType.getFormat()) {
@@ -158,8 +157,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
       default:
         throw new IllegalStateException("unexpected row format " + physType.getFormat());
     }
-    Expression call = implementor.stash(new LanceScanCall(source, columnNames(), filter, limit, shape),
-        LanceScanCall.class);
-    return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable")));
+    Expression call = implementor.stash(new LanceScanCall(lanceTable.reference().key(), columnNames(), filter, limit,
+        shape), LanceScanCall.class);
+    return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable", DataContext.ROOT)));
   }
 }

@@ -1,9 +1,11 @@
 package dev.lake.query.plan;
 
-import dev.lake.registry.TableNames;
+import dev.lake.query.TableReference;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,15 +16,22 @@ import org.apache.calcite.schema.lookup.Lookup;
 import org.apache.calcite.schema.lookup.Named;
 
 /**
- * The schema {@code lake.main} for one statement. Tables are looked up by name, one point look-up per name and
- * statement (memoized), case-insensitively; the schema never lists the catalog. It remembers which names were
- * missing or not table names at all, and the first failure of the resolver, so the planner can report the right
- * error after Calcite's validator has turned a missing table into a generic validation error.
+ * The schema {@code lake.main} for one statement. Tables are looked up by reference ({@code t}, {@code t@v42} or
+ * the rewritten {@code t@<instant>} of FOR SYSTEM_TIME AS OF), one look-up per reference and statement (memoized),
+ * case-insensitively; the schema never lists the catalog. It remembers which references were missing or not table
+ * references at all, and the first failure of the resolver, so the planner can report the right error after
+ * Calcite's validator has turned a missing table into a generic validation error. Once the statement is validated
+ * the schema is {@link #seal() sealed}: it lets go of its resolver (which may hold an execution's resources).
  */
 final class MainSchema extends AbstractSchema {
-  private final TableResolver resolver;
-  private final Map<String, Optional<LanceTable>> resolved = new HashMap<>();
-  private final Set<String> missing = new LinkedHashSet<>();
+  private static final TableResolver SEALED = reference -> {
+    throw new IllegalStateException("the statement was validated; table '" + reference + "' cannot be looked up now");
+  };
+
+  private TableResolver resolver;
+  private final Map<String, Optional<LanceTable>> resolved = new LinkedHashMap<>();
+  private final Map<String, TableReference> references = new LinkedHashMap<>();
+  private final Map<String, TableReference> missing = new LinkedHashMap<>();
   private final Set<String> invalid = new LinkedHashSet<>();
   private RuntimeException failure;
 
@@ -30,14 +39,20 @@ final class MainSchema extends AbstractSchema {
     this.resolver = resolver;
   }
 
-  /** The tables this statement resolved, by lower-case name. */
+  /** The tables this statement resolved, by reference key. */
   Map<String, LanceTable> resolvedTables() {
     Map<String, LanceTable> tables = new HashMap<>();
-    resolved.forEach((name, table) -> table.ifPresent(t -> tables.put(name, t)));
+    resolved.forEach((key, table) -> table.ifPresent(t -> tables.put(key, t)));
     return tables;
   }
 
-  Set<String> missing() {
+  /** Every reference looked up, found or not, in look-up order. */
+  List<TableReference> references() {
+    return new ArrayList<>(references.values());
+  }
+
+  /** References that named no table, by key. */
+  Map<String, TableReference> missing() {
     return missing;
   }
 
@@ -50,25 +65,32 @@ final class MainSchema extends AbstractSchema {
     return Optional.ofNullable(failure);
   }
 
-  private LanceTable lookup(String rawName) {
-    if (!TableNames.isValid(rawName)) {
-      invalid.add(rawName);
+  void seal() {
+    resolver = SEALED;
+  }
+
+  private LanceTable lookup(String written) {
+    Optional<TableReference> parsed = TableReference.parse(written);
+    if (parsed.isEmpty()) {
+      invalid.add(written);
       return null;
     }
-    String name = rawName.toLowerCase(Locale.ROOT);
-    Optional<LanceTable> table = resolved.get(name);
+    TableReference reference = parsed.get();
+    String key = reference.key();
+    Optional<LanceTable> table = resolved.get(key);
     if (table == null) {
+      references.put(key, reference);
       try {
-        table = resolver.resolve(name);
+        table = resolver.resolve(reference);
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;
         }
         throw e;
       }
-      resolved.put(name, table);
+      resolved.put(key, table);
       if (table.isEmpty()) {
-        missing.add(name);
+        missing.put(key, reference);
       }
     }
     return table.orElse(null);
@@ -85,15 +107,15 @@ final class MainSchema extends AbstractSchema {
       @Override
       public Named<Table> getIgnoreCase(String name) {
         LanceTable table = lookup(name);
-        return table == null ? null : new Named<>(table.name(), table);
+        return table == null ? null : new Named<>(table.reference().key(), table);
       }
 
       @Override
       public Set<String> getNames(LikePattern pattern) {
         Set<String> names = new LinkedHashSet<>();
-        resolved.forEach((name, table) -> {
-          if (table.isPresent() && pattern.matcher().apply(name)) {
-            names.add(name);
+        resolved.forEach((key, table) -> {
+          if (table.isPresent() && pattern.matcher().apply(key)) {
+            names.add(key);
           }
         });
         return names;

@@ -1,16 +1,21 @@
 package dev.lake.query.plan;
 
 import dev.lake.query.QueryRejectedException;
+import dev.lake.query.TableReference;
 import dev.lake.query.sql.Echo;
 import dev.lake.registry.TableNotFoundException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -32,6 +37,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutorImpl;
+import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
@@ -97,6 +103,11 @@ public final class StatementPlanner {
     return rootSchema;
   }
 
+  /** Every table reference validation looked up, found or not (what decides which plan a cache may reuse). */
+  public List<TableReference> references() {
+    return mainSchema.references();
+  }
+
   /**
    * Validates a parsed, policy-checked statement and converts it.
    *
@@ -119,8 +130,36 @@ public final class StatementPlanner {
     SqlToRelConverter converter = new SqlToRelConverter(NO_VIEWS, validator, catalogReader, cluster,
         StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
     RelRoot root = converter.convertQuery(validated, false, true);
+    mainSchema.seal();
     return new ValidatedStatement(explain, root, parameters,
         explain ? ResultSchemas.EXPLAIN : ResultSchemas.of(root, typeFactory), mainSchema.resolvedTables());
+  }
+
+  /**
+   * Plans a validated statement for one execution and compiles it: binds the parameters, optimizes, and for the
+   * Enumerable path generates and compiles Calcite's code. Not thread-safe: one call at a time per planner.
+   *
+   * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
+   */
+  public CompiledPlan compile(ValidatedStatement statement, List<Object> parameters) {
+    try {
+      StatementPlan plan = plan(statement, parameters);
+      if (statement.explain()) {
+        return new CompiledPlan(plan, Optional.empty(), Map.of(), Optional.of(plan.explain()));
+      }
+      if (plan.enumerable().isEmpty()) {
+        return new CompiledPlan(plan, Optional.empty(), Map.of(), Optional.empty());
+      }
+      Map<String, Object> stashed = new HashMap<>();
+      @SuppressWarnings("unchecked")
+      Bindable<Object> bindable = EnumerableInterpretable.toBindable(stashed, null, plan.enumerable().get(),
+          EnumerableRel.Prefer.ARRAY);
+      return new CompiledPlan(plan, Optional.of(bindable), stashed, Optional.empty());
+    } finally {
+      // Keep nothing of this execution's search: a cached planner is reused for the next one.
+      planner.clear();
+      cluster.invalidateMetadataQuery();
+    }
   }
 
   /**
@@ -129,6 +168,10 @@ public final class StatementPlanner {
    * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
    */
   public StatementPlan plan(ValidatedStatement statement, List<Object> parameters) {
+    // Calcite keeps the metadata handlers in a thread-local set where the cluster was created; a cached planner runs
+    // on whichever thread executes the statement, so install them for this thread.
+    cluster.setMetadataProvider(cluster.getMetadataProvider());
+    cluster.invalidateMetadataQuery();
     RelNode rel = statement.root().project();
     if (parameters != null) {
       if (parameters.size() != statement.parameterCount()) {
@@ -182,7 +225,13 @@ public final class StatementPlanner {
       return e;
     }
     if (!mainSchema.invalid().isEmpty()) {
-      return new QueryRejectedException("'" + Echo.of(mainSchema.invalid().iterator().next())
+      String invalid = mainSchema.invalid().iterator().next();
+      if (invalid.indexOf('@') > 0) {
+        return new QueryRejectedException("'" + Echo.of(invalid) + "' is not a table reference: read a registered"
+            + " version as \"t@v42\" or the version current at an instant with FROM t FOR SYSTEM_TIME AS OF"
+            + " TIMESTAMP '2026-01-01 00:00:00'", e);
+      }
+      return new QueryRejectedException("'" + Echo.of(invalid)
           + "' is not a table name: lake reads only its registered tables (names of letters, digits and"
           + " underscores), never paths, URLs or external sources", e);
     }
@@ -195,8 +244,10 @@ public final class StatementPlanner {
       // Calcite probes prefixes of a qualified name too: report the name its message says was not found.
       Matcher notFound = NOT_FOUND.matcher(message);
       String named = notFound.find() ? notFound.group(1).toLowerCase(Locale.ROOT) : null;
-      List<String> missing = new ArrayList<>(mainSchema.missing());
-      return new TableNotFoundException(missing.contains(named) ? named : missing.get(missing.size() - 1));
+      List<TableReference> missing = new ArrayList<>(mainSchema.missing().values());
+      TableReference reported = missing.stream().filter(r -> r.key().equalsIgnoreCase(String.valueOf(named)))
+          .findFirst().orElse(missing.get(missing.size() - 1));
+      return new TableNotFoundException(reported.name());
     }
     if (message.length() > MAX_MESSAGE) {
       message = message.substring(0, MAX_MESSAGE) + "...";

@@ -1,15 +1,17 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.TableReference;
 import java.util.Optional;
 
 /**
- * Resolves a table name for one statement: from the catalog when preparing, from the pins when executing. Called
- * at most once per name and statement.
+ * Resolves the table references of one statement: from the catalog when preparing, from the pins when executing.
+ * Called at most once per reference and statement.
  */
 public interface TableResolver {
   /**
-   * The table named {@code name} (already lower-case and a valid table name), or empty when there is none.
-   * Backend failures are thrown, never reported as empty.
+   * The table {@code reference} names, or empty when there is no such table. A time-travel reference to a version
+   * that is not readable throws {@link dev.lake.registry.TableNotFoundException} saying why. Backend failures are
+   * thrown, never reported as empty.
    */
-  Optional<LanceTable> resolve(String name);
+  Optional<LanceTable> resolve(TableReference reference);
 }

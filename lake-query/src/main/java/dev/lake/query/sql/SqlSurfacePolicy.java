@@ -9,13 +9,14 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.SqlSnapshot;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
 /**
  * lake's public SQL surface is read-only: SELECT, EXPLAIN (PLAN FOR), WITH, VALUES, UNION/INTERSECT/EXCEPT and
  * ORDER BY. Everything else is rejected with a {@link QueryRejectedException} naming the statement kind. Inside an
- * accepted statement, table functions in FROM ({@code TABLE(f(...))}, external sources) and time travel are
- * rejected too.
+ * accepted statement, table functions in FROM ({@code TABLE(f(...))}, external sources) are rejected too; time
+ * travel ({@code FOR SYSTEM_TIME AS OF TIMESTAMP '...'}) is accepted on a table name with a TIMESTAMP literal.
  */
 public final class SqlSurfacePolicy {
   static final String READ_ONLY =
@@ -115,8 +116,8 @@ public final class SqlSurfacePolicy {
           throw new QueryRejectedException("table functions in FROM are not allowed: lake reads only its"
               + " registered tables (no external sources); name a table instead");
         case SNAPSHOT:
-          throw new QueryRejectedException("FOR SYSTEM_TIME AS OF (time travel) is not supported yet;"
-              + " query the table's current version");
+          SystemTime.instant((SqlSnapshot) call);
+          return super.visit(call);
         case EXTEND:
           throw new QueryRejectedException("extended columns on a table reference are not allowed:"
               + " lake tables have fixed schemas; select the stored columns");

@@ -26,7 +26,8 @@ public final class StatementParser {
   private StatementParser() {}
 
   /**
-   * The parsed, policy-checked statement.
+   * The parsed, policy-checked statement, FOR SYSTEM_TIME AS OF rewritten into table references
+   * ({@link SystemTime}).
    *
    * @throws QueryRejectedException for a syntax error, a statement lake does not allow, or nesting too deep
    */
@@ -51,10 +52,10 @@ public final class StatementParser {
     }
     try {
       SqlSurfacePolicy.check(statement);
+      return SystemTime.rewrite(statement);
     } catch (StackOverflowError e) {
       throw tooDeep();
     }
-    return statement;
   }
 
   /** The rejection for a statement whose nesting overflowed a stack while it was parsed, checked or planned. */

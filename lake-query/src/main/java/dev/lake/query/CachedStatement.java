@@ -1,0 +1,106 @@
+package dev.lake.query;
+
+import dev.lake.query.plan.ArrowTypeMapping;
+import dev.lake.query.plan.CompiledPlan;
+import dev.lake.query.plan.StatementPlanner;
+import dev.lake.query.plan.TableResolver;
+import dev.lake.query.plan.ValidatedStatement;
+import dev.lake.query.sql.StatementParser;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * A statement parsed, policy-checked and validated against fixed pins, ready to be planned per execution: what the
+ * plan cache keeps. It holds no Lance handle and no allocator (its tables carry pins and schemas only; each
+ * execution binds its own scan sources). Parameters are bound per execution before optimizing (so filters on them
+ * reach Lance); a statement without parameters keeps its compiled plan too.
+ *
+ * <p>Calcite's planner is not thread-safe, so one execution at a time plans with it ({@link #tryCompile} refuses
+ * while another does; the caller then validates a private copy). Compiled plans are shared freely.
+ */
+final class CachedStatement {
+  private final StatementPlanner planner;
+  private final ValidatedStatement validated;
+  private final Schema parameterSchema;
+  private final List<TableReference> references;
+  private final ReentrantLock planning = new ReentrantLock();
+  private volatile CompiledPlan parameterless;
+
+  private CachedStatement(StatementPlanner planner, ValidatedStatement validated) {
+    this.planner = planner;
+    this.validated = validated;
+    this.parameterSchema = parameterSchema(validated);
+    this.references = List.copyOf(planner.references());
+  }
+
+  /** Parses, checks and validates {@code sql} with the tables {@code resolver} gives. */
+  static CachedStatement validate(String sql, TableResolver resolver) {
+    StatementPlanner planner = new StatementPlanner(resolver);
+    ValidatedStatement validated = planner.validate(StatementParser.parse(sql));
+    return new CachedStatement(planner, validated);
+  }
+
+  StatementPlanner planner() {
+    return planner;
+  }
+
+  ValidatedStatement validated() {
+    return validated;
+  }
+
+  /** Every table reference validation looked up, found or not. */
+  List<TableReference> references() {
+    return references;
+  }
+
+  /** The pins the statement was validated against, by reference key. */
+  Map<String, TablePin> pins() {
+    Map<String, TablePin> pins = new HashMap<>();
+    validated.tables().forEach((key, table) -> pins.put(key, table.pin()));
+    return pins;
+  }
+
+  PreparedQuery prepared(String sql) {
+    return new PreparedQuery(sql, validated.resultSchema(), parameterSchema, pins());
+  }
+
+  /**
+   * The plan of one execution with {@code parameters} bound (null: unbound, EXPLAIN only), or empty when another
+   * execution is planning with this statement right now.
+   */
+  Optional<CompiledPlan> tryCompile(List<Object> parameters) {
+    boolean reusable = validated.parameterCount() == 0;
+    CompiledPlan compiled = parameterless;
+    if (reusable && compiled != null) {
+      return Optional.of(compiled);
+    }
+    if (!planning.tryLock()) {
+      return Optional.empty();
+    }
+    try {
+      compiled = planner.compile(validated, parameters);
+      if (reusable) {
+        parameterless = compiled;
+      }
+      return Optional.of(compiled);
+    } finally {
+      planning.unlock();
+    }
+  }
+
+  private static Schema parameterSchema(ValidatedStatement statement) {
+    List<Field> fields = new ArrayList<>();
+    for (RelDataTypeField parameter : statement.parameterRowType().getFieldList()) {
+      String name = "parameter_" + (parameter.getIndex() + 1);
+      fields.add(ArrowTypeMapping.field(name, ArrowTypeMapping.toArrowType(name, parameter.getType()), true));
+    }
+    return new Schema(fields);
+  }
+}

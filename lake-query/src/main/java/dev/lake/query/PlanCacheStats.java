@@ -1,0 +1,12 @@
+package dev.lake.query;
+
+/**
+ * Counters of the {@link QueryService}'s plan cache since it was created.
+ *
+ * @param hits prepares and executions that reused a validated statement (no parse, no validation)
+ * @param misses those that parsed and validated (and then cached the result)
+ * @param busy executions that found their cached statement being planned by another one and planned a private
+ *     copy instead
+ * @param size statements cached now
+ */
+public record PlanCacheStats(long hits, long misses, long busy, long size) {}

@@ -1,0 +1,149 @@
+package dev.lake.query;
+
+import static dev.lake.query.Rows.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.registry.TableRegistration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The plan cache: statements are validated once per (text, pins), re-validated when a table moves, bound and
+ * optimized per execution with their own parameters, and shared safely by concurrent executions.
+ */
+class PlanCacheTest extends LakeTestSupport {
+  private static final Schema SCHEMA = new Schema(List.of(
+      Field.notNullable("id", new ArrowType.Int(64, true)),
+      Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+
+  private TableRegistration items;
+
+  @Override
+  void createTables() {
+    List<List<Object>> rows = new ArrayList<>();
+    for (long id = 1; id <= 100; id++) {
+      rows.add(row(id, "item-" + id));
+    }
+    items = createTable("items", SCHEMA, rows);
+  }
+
+  private List<List<Object>> run(QueryService queries, String sql, Object... parameters) {
+    PreparedQuery prepared = queries.prepare(sql);
+    return collect(queries.execute(sql, prepared.pins(), Arrays.asList(parameters), allocator)).rows();
+  }
+
+  @Test
+  void repeatedStatementIsValidatedOnce() {
+    QueryService queries = new QueryService(catalog, engine, options());
+    for (long id = 1; id <= 5; id++) {
+      assertThat(run(queries, "SELECT name FROM items WHERE id = ?", id)).containsExactly(row("item-" + id));
+    }
+    // The first prepare validates; every later prepare and every execution reuses it.
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(9, 1, 0, 1));
+    for (int i = 0; i < 3; i++) {
+      assertThat(run(queries, "SELECT COUNT(*), SUM(id) FROM items WHERE id <= 10")).containsExactly(row(10L, 55L));
+    }
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(14, 2, 0, 2));
+  }
+
+  @Test
+  void statementIsValidatedAgainWhenItsTableMoves() {
+    TableRegistration table = createTable("moving", SCHEMA, List.of(row(1L, "a")));
+    QueryService queries = new QueryService(catalog, engine, options());
+    PreparedQuery before = queries.prepare("SELECT COUNT(*) FROM moving");
+    assertThat(run(queries, "SELECT COUNT(*) FROM moving")).containsExactly(row(1L));
+
+    appendRows(table, SCHEMA, List.of(row(2L, "b")));
+    PreparedQuery after = queries.prepare("SELECT COUNT(*) FROM moving");
+    assertThat(after.pins()).isNotEqualTo(before.pins());
+    assertThat(run(queries, "SELECT COUNT(*) FROM moving")).containsExactly(row(2L));
+    // The old pins still run (a ticket issued before the append), from their own cache entry.
+    long missesBefore = queries.planCacheStats().misses();
+    assertThat(collect(queries.execute("SELECT COUNT(*) FROM moving", before.pins(), List.of(), allocator)).rows())
+        .containsExactly(row(1L));
+    assertThat(queries.planCacheStats().misses()).isEqualTo(missesBefore);
+    assertThat(queries.planCacheStats().size()).isEqualTo(2);
+  }
+
+  @Test
+  void parametersAreBoundPerExecutionOnBothPaths() {
+    QueryService queries = new QueryService(catalog, engine, options());
+    PreparedQuery point = queries.prepare("SELECT id, name FROM items WHERE id = ?");
+    PreparedQuery aggregate = queries.prepare("SELECT COUNT(*) FROM items WHERE id > ? AND name <> ?");
+    for (long id = 1; id <= 20; id++) {
+      assertThat(collect(queries.execute(point.sql(), point.pins(), List.of(id), allocator)).rows())
+          .containsExactly(row(id, "item-" + id));
+      assertThat(collect(queries.execute(aggregate.sql(), aggregate.pins(), List.of(id, "item-100"), allocator))
+          .rows()).containsExactly(row(99L - id));
+    }
+    assertThat(queries.planCacheStats().misses()).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentExecutionsShareCachedStatementsSafely() throws Exception {
+    QueryService queries = new QueryService(catalog, engine, options());
+    String sql = "SELECT COUNT(*), SUM(id) FROM items WHERE id <= ?";
+    Map<String, TablePin> pins = queries.prepare(sql).pins();
+    AtomicInteger threads = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(8,
+        runnable -> new Thread(runnable, "test-plan-" + threads.incrementAndGet()));
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Integer>> workers = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int worker = t;
+        workers.add(pool.submit(() -> {
+          start.await();
+          int checked = 0;
+          for (int i = 0; i < 25; i++) {
+            long limit = (worker * 25 + i) % 100 + 1;
+            List<List<Object>> rows = collect(queries.execute(sql, pins, List.of(limit), allocator)).rows();
+            assertThat(rows).containsExactly(row(limit, limit * (limit + 1) / 2));
+            checked++;
+          }
+          return checked;
+        }));
+      }
+      start.countDown();
+      for (Future<Integer> worker : workers) {
+        assertThat(worker.get(60, TimeUnit.SECONDS)).isEqualTo(25);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    PlanCacheStats stats = queries.planCacheStats();
+    assertThat(stats.hits()).isEqualTo(200);
+    assertThat(stats.size()).isEqualTo(1);
+  }
+
+  @Test
+  void aCacheOfSizeZeroValidatesEveryTime() {
+    QueryService queries = new QueryService(catalog, engine, options().withPlanCacheSize(0));
+    for (int i = 0; i < 3; i++) {
+      assertThat(run(queries, "SELECT name FROM items WHERE id = ?", 7L)).containsExactly(row("item-7"));
+    }
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(0, 6, 0, 0));
+  }
+
+  @Test
+  void explainIsCachedToo() {
+    QueryService queries = new QueryService(catalog, engine, options());
+    for (int i = 0; i < 2; i++) {
+      List<List<Object>> plan = run(queries, "EXPLAIN PLAN FOR SELECT name FROM items WHERE id = 3");
+      assertThat(plan.get(0).get(0).toString()).startsWith("pass-through");
+    }
+    assertThat(queries.planCacheStats().misses()).isEqualTo(1);
+  }
+}
