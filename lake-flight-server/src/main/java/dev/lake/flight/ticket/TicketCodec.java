@@ -46,8 +46,10 @@ public final class TicketCodec {
     n.put("sql", ticket.sql());
     n.set("params", ParameterCodec.toJson(ticket.parameters()));
     ArrayNode pins = n.putArray("pins");
-    for (TablePin p : ticket.pins().values()) {
-      pins.addObject().put("n", p.name()).put("g", p.generation()).put("l", p.location()).put("v", p.version());
+    for (Map.Entry<String, TablePin> e : ticket.pins().entrySet()) {
+      TablePin p = e.getValue();
+      pins.addObject().put("k", e.getKey()).put("n", p.name()).put("g", p.generation()).put("l", p.location())
+          .put("v", p.version());
     }
     n.put("user", ticket.user());
     n.put("exp", ticket.expiresAt().toEpochMilli());
@@ -61,7 +63,8 @@ public final class TicketCodec {
       Map<String, TablePin> pins = new LinkedHashMap<>();
       for (JsonNode p : n.path("pins")) {
         TablePin pin = new TablePin(text(p, "n"), text(p, "g"), text(p, "l"), p.path("v").asLong());
-        pins.put(pin.name(), pin);
+        // keyed by the reference as written: "t" and "t@v1" in one statement are two pins
+        pins.put(text(p, "k"), pin);
       }
       QueryTicket ticket = new QueryTicket(text(n, "sql"), ParameterCodec.fromJson(n.get("params")), pins,
           text(n, "user"), Instant.ofEpochMilli(n.path("exp").asLong()));
