@@ -147,8 +147,8 @@ final class DataFiles {
   }
 
   private static UnsupportedOperationException noStore(LanceLocation at) {
-    return new UnsupportedOperationException("no object store is configured for " + at.location() + "; listing "
-        + "and deleting files is implemented for local paths only");
+    return new UnsupportedOperationException("no object store is configured for " + at.location() + ": give the "
+        + "engine one that serves this location (LocalObjectStore for local paths, S3ObjectStore for s3://)");
   }
 
   private static StorageException storageFailure(String action, LanceLocation at, IOException e) {

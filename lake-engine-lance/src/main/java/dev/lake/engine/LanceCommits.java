@@ -2,7 +2,6 @@ package dev.lake.engine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -25,12 +24,12 @@ import org.slf4j.LoggerFactory;
 final class LanceCommits {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCommits.class);
 
-  private final Map<String, String> storageOptions;
+  private final StorageOptions storageOptions;
   private final OpenHandles handles;
   private final LanceDatasets datasets;
   private final NeutralityCheck neutrality;
 
-  LanceCommits(Map<String, String> storageOptions, OpenHandles handles, LanceDatasets datasets,
+  LanceCommits(StorageOptions storageOptions, OpenHandles handles, LanceDatasets datasets,
       NeutralityCheck neutrality) {
     this.storageOptions = storageOptions;
     this.handles = handles;
@@ -41,8 +40,8 @@ final class LanceCommits {
   /** Commits {@code data} as version 1 at {@code at}; the caller made sure no dataset is there. */
   long create(LanceLocation at, StagedData data, BufferAllocator allocator) throws Exception {
     try (Transaction transaction = new Transaction.Builder().readVersion(0).operation(overwrite(data)).build();
-        Tracked<Dataset> created = Tracked.of(
-            new CommitBuilder(at.uri(), allocator).writeParams(storageOptions).execute(transaction), handles)) {
+        Tracked<Dataset> created = Tracked.of(new CommitBuilder(at.uri(), allocator)
+            .writeParams(storageOptions.current()).execute(transaction), handles)) {
       long version = created.get().version();
       if (version != 1) {
         LOG.warn("create raced with another create location={} committedVersion={}", at, version);

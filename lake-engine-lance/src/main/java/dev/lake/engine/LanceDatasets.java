@@ -1,17 +1,19 @@
 package dev.lake.engine;
 
-import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
 
-/** Opens Lance datasets (latest or an exact version) with the engine's storage options, counted as open handles. */
+/**
+ * Opens Lance datasets (latest or an exact version) with the engine's storage options as they are at that moment,
+ * counted as open handles.
+ */
 final class LanceDatasets {
-  private final Map<String, String> storageOptions;
+  private final StorageOptions storageOptions;
   private final OpenHandles handles;
 
-  LanceDatasets(Map<String, String> storageOptions, OpenHandles handles) {
+  LanceDatasets(StorageOptions storageOptions, OpenHandles handles) {
     this.storageOptions = storageOptions;
     this.handles = handles;
   }
@@ -23,7 +25,7 @@ final class LanceDatasets {
    * @throws DatasetNotFoundException when there is no dataset or no such version
    */
   Tracked<Dataset> open(LanceLocation at, Optional<Long> version, BufferAllocator allocator, String action) {
-    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(storageOptions);
+    ReadOptions.Builder options = new ReadOptions.Builder().setStorageOptions(storageOptions.current());
     version.ifPresent(v -> {
       if (v < 1) {
         throw new DatasetNotFoundException(action + " at " + at.location() + " failed: version " + v

@@ -1,7 +1,6 @@
 package dev.lake.engine;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -24,9 +23,9 @@ final class LanceStager {
   private static final Logger LOG = LoggerFactory.getLogger(LanceStager.class);
   private static final String ACTION = "staging data files";
 
-  private final Map<String, String> storageOptions;
+  private final StorageOptions storageOptions;
 
-  LanceStager(Map<String, String> storageOptions) {
+  LanceStager(StorageOptions storageOptions) {
     this.storageOptions = storageOptions;
   }
 
@@ -42,7 +41,7 @@ final class LanceStager {
             .datasetUri(at.uri())
             .allocator(allocator)
             .data(stream)
-            .storageOptions(storageOptions)
+            .storageOptions(storageOptions.current())
             .execute();
       } catch (RuntimeException e) {
         throw failure(at, counting, e);

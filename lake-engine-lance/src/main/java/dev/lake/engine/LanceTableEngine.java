@@ -24,7 +24,7 @@ public final class LanceTableEngine implements TableEngine {
   private static final Logger LOG = LoggerFactory.getLogger(LanceTableEngine.class);
 
   private final BufferAllocator rootAllocator;
-  private final Map<String, String> storageOptions;
+  private final StorageOptions storageOptions;
   private final OpenHandles handles = new OpenHandles();
   private final LanceDatasets datasets;
   private final VersionHistory history;
@@ -52,8 +52,20 @@ public final class LanceTableEngine implements TableEngine {
    */
   public LanceTableEngine(BufferAllocator rootAllocator, Map<String, String> storageOptions,
       List<ObjectStore> objectStores) {
+    this(rootAllocator, StorageOptions.fixed(storageOptions), objectStores);
+  }
+
+  /**
+   * @param rootAllocator the allocator each operation takes a child of; not closed by the engine
+   * @param storageOptions asked for the Lance storage options at every Lance call (so expiring credentials are
+   *     resolved per operation: see {@link S3StorageOptions})
+   * @param objectStores the stores that list and delete files under locations (file APIs and drop); the first
+   *     that {@link ObjectStore#serves serves} a location is used
+   */
+  public LanceTableEngine(BufferAllocator rootAllocator, StorageOptions storageOptions,
+      List<ObjectStore> objectStores) {
     this.rootAllocator = Objects.requireNonNull(rootAllocator, "rootAllocator");
-    this.storageOptions = Map.copyOf(Objects.requireNonNull(storageOptions, "storageOptions"));
+    this.storageOptions = Objects.requireNonNull(storageOptions, "storageOptions");
     this.datasets = new LanceDatasets(this.storageOptions, handles);
     this.history = new VersionHistory(handles);
     this.stager = new LanceStager(this.storageOptions);
@@ -247,7 +259,7 @@ public final class LanceTableEngine implements TableEngine {
     boolean dataset = exists(location);
     if (dataset) {
       try {
-        Dataset.drop(at.uri(), storageOptions);
+        Dataset.drop(at.uri(), storageOptions.current());
       } catch (RuntimeException e) {
         throw LanceErrors.translate("dropping the dataset", at, e, LanceErrors.Input.NONE);
       }

@@ -150,7 +150,8 @@ public interface TableEngine extends AutoCloseable {
    * Deletes the dataset at {@code location} and its directory; open handles then fail. Also removes a location
    * holding files but no manifest (a crashed create). Does nothing when nothing is there. Refuses
    * ({@link IllegalArgumentException}, nothing deleted) a location holding anything but Lance's own directories.
-   * Without an {@link ObjectStore} for the location (object stores today) only Lance's drop runs.
+   * On S3 ({@link S3ObjectStore}) every object under the location's prefix is deleted, page by page. Without an
+   * {@link ObjectStore} for the location only Lance's drop runs.
    */
   void drop(String location);
 

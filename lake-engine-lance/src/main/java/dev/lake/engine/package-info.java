@@ -9,7 +9,10 @@
  *
  * <p>The contract is {@link dev.lake.engine.TableEngine}, {@link dev.lake.engine.TableSnapshot},
  * {@link dev.lake.engine.StagedData}, {@link dev.lake.engine.TableChange}, {@link dev.lake.engine.CompactionWork},
- * {@link dev.lake.engine.ObjectStore} and the {@link dev.lake.engine.EngineException} hierarchy;
+ * {@link dev.lake.engine.ObjectStore} (local disk: {@link dev.lake.engine.LocalObjectStore}; S3:
+ * {@link dev.lake.engine.S3ObjectStore}), {@link dev.lake.engine.StorageOptions} (asked at every Lance call; for S3
+ * {@link dev.lake.engine.S3StorageOptions} resolves current credentials) and the
+ * {@link dev.lake.engine.EngineException} hierarchy;
  * {@link dev.lake.engine.LanceTableEngine} implements it with the Lance Java SDK (package-private helpers: staging,
  * commits, compaction, cleanup, data files, version history and the neutrality check, error translation, handle
  * counting).

@@ -8,6 +8,10 @@ import dev.lake.flight.auth.Signer;
 import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.metadata.TableInfo;
+import dev.lake.flight.storage.DataStorage;
+import dev.lake.flight.storage.Registries;
+import dev.lake.flight.storage.RegistryBackend;
+import dev.lake.flight.storage.StartupCheckException;
 import dev.lake.flight.ticket.TicketCodec;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceScheduler;
@@ -21,8 +25,8 @@ import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.query.RegistryCatalog;
 import dev.lake.registry.MetaStore;
+import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
-import dev.lake.registry.rocksdb.RocksDbMetaStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -30,7 +34,6 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -42,8 +45,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One lake node: registry, engine, write coordinator, catalog, query service and the Flight SQL endpoint, wired
- * from a {@link LakeConfig}. The single-node topology: a RocksDB registry under the data directory, and this
- * process takes the lease at start-up and is always the leader.
+ * from a {@link LakeConfig}. Storage: tables on local disk or S3 ({@link DataStorage}, checked at start-up), the
+ * registry in RocksDB under the data directory or in DynamoDB ({@link Registries}, checked at start-up). This
+ * process takes the lease at start-up and is always the leader (with DynamoDB too, until leader campaigns exist).
  */
 public final class LakeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LakeServer.class);
@@ -53,6 +57,7 @@ public final class LakeServer implements AutoCloseable {
   private final BufferAllocator allocator;
   private final MetaStore store;
   private final TableEngine engine;
+  private final DataStorage storage;
   private final FlightServer server;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
@@ -66,14 +71,21 @@ public final class LakeServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the data directory " + config.dataDir(), e);
     }
-    MetaStore opened = b.metaStore != null ? b.metaStore
-        : RocksDbMetaStore.open(config.dataDir().resolve("registry"));
-    this.store = b.wrapStore.apply(opened);
-    this.engine = b.wrapEngine.apply(
-        new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE), Map.of()));
     Clock clock = b.clock;
+    this.storage = DataStorage.open(config.dataRoot(), config.storage().s3());
+    MetaStore opened;
+    try {
+      opened = b.metaStore != null ? b.metaStore : Registries.open(config.storage(), config.dataDir());
+    } catch (RuntimeException e) {
+      storage.close();
+      throw e;
+    }
+    this.store = b.wrapStore.apply(opened);
+    this.engine = b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE),
+        storage.lanceOptions(), storage.objectStores()));
+    warnOnClusterMismatch(config, storage);
     String address = config.host() + ":" + config.port();
-    SingleNodeLeadership leadership = SingleNodeLeadership.takeLease(store, config.nodeId(), address);
+    SingleNodeLeadership leadership = takeLease(store, storage, config.nodeId(), address);
     TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
     WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks,
         new TableLocations(config.dataRoot()), allocator, clock, b.interceptor);
@@ -101,8 +113,8 @@ public final class LakeServer implements AutoCloseable {
   public LakeServer start() throws IOException {
     server.start();
     scheduler.start(config.maintenanceInterval());
-    LOG.info("lake listening node={} address={}:{} dataDir={} registry={}", config.nodeId(), config.host(),
-        server.getPort(), config.dataDir(), store.describe());
+    LOG.info("lake listening node={} address={}:{} dataDir={} dataRoot={} registry={}", config.nodeId(),
+        config.host(), server.getPort(), config.dataDir(), storage.describe(), store.describe());
     return this;
   }
 
@@ -159,6 +171,7 @@ public final class LakeServer implements AutoCloseable {
     }
     engine.close();
     store.close();
+    storage.close();
     try {
       allocator.close();
     } catch (IllegalStateException e) {
@@ -180,6 +193,37 @@ public final class LakeServer implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * Takes the lease at start-up (single-node leadership, on DynamoDB too until leader campaigns exist); a registry
+   * that refuses it (e.g. a missing DynamoDB permission) fails the start with a message saying so.
+   */
+  private static SingleNodeLeadership takeLease(MetaStore store, DataStorage storage, String nodeId,
+      String address) {
+    try {
+      return SingleNodeLeadership.takeLease(store, nodeId, address);
+    } catch (RegistryException e) {
+      String registry = store.describe();
+      store.close();
+      storage.close();
+      throw new StartupCheckException("taking the leader lease in the registry " + registry + " failed: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static void warnOnClusterMismatch(LakeConfig config, DataStorage storage) {
+    if (config.storage().registry() != RegistryBackend.DYNAMODB) {
+      return;
+    }
+    if (!storage.isS3()) {
+      LOG.warn("registry.backend=dynamodb with a local data.root={}: other nodes cannot read these tables; use an "
+          + "s3:// data root for a cluster", config.dataRoot());
+    }
+    if (config.clusterSecret().isEmpty()) {
+      LOG.warn("registry.backend=dynamodb without cluster.secret: this node generated its own secret under {}; "
+          + "every node of a cluster must share one (set cluster.secret or LAKE_CLUSTER_SECRET)", config.dataDir());
+    }
   }
 
   private static void checkBindAllowed(LakeConfig config) {

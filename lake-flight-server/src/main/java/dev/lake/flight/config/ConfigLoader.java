@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lake.flight.auth.PasswordHasher;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;
+import dev.lake.flight.storage.StorageSettings;
 import dev.lake.engine.CompactionOptions;
 import dev.lake.metasrv.MaintenanceSettings;
 import java.io.IOException;
@@ -46,6 +47,7 @@ public final class ConfigLoader {
     DEFAULTS.put("gc.drop-grace", "1h");
     DEFAULTS.put("gc.orphan-guard", "6h");
     DEFAULTS.put("maintenance.interval", "5m");
+    DEFAULTS.putAll(StorageSettings.KEYS);
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -105,8 +107,7 @@ public final class ConfigLoader {
       defaultPassword = true;
     }
     Path dataDir = Path.of(values.get("data.dir")).toAbsolutePath().normalize();
-    String dataRoot = Optional.ofNullable(values.get("data.root")).filter(s -> !s.isBlank())
-        .orElse(dataDir.resolve("tables").toString());
+    String dataRoot = StorageSettings.dataRoot(Optional.ofNullable(values.get("data.root")), dataDir);
     return new LakeConfig(
         values.get("node.id"),
         values.get("server.host"),
@@ -126,7 +127,8 @@ public final class ConfigLoader {
             duration("gc.drop-grace", values.get("gc.drop-grace")),
             duration("gc.orphan-guard", values.get("gc.orphan-guard")),
             CompactionOptions.defaults()),
-        duration("maintenance.interval", values.get("maintenance.interval")));
+        duration("maintenance.interval", values.get("maintenance.interval")),
+        StorageSettings.fromKeys(values));
   }
 
   /** Parses {@code 500ms}, {@code 30s}, {@code 15m}, {@code 12h}, {@code 7d} or an ISO-8601 duration. */

@@ -1,6 +1,7 @@
 package dev.lake.flight.config;
 
 import dev.lake.flight.auth.User;
+import dev.lake.flight.storage.StorageSettings;
 import dev.lake.metasrv.MaintenanceSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * @param port its port (0 = any free port)
  * @param dataDir the node's data directory: the RocksDB registry, the generated cluster secret, and (by default)
  *     the table data root
- * @param dataRoot where table data lives (a local path, or later an s3:// URI)
+ * @param dataRoot where table data lives: an absolute local path, or an {@code s3://bucket/prefix} URI
  * @param users configured users by name (the default user lake/lake when none are configured)
  * @param defaultPasswordInForce true when the built-in lake/lake user is active
  * @param clusterSecret the secret that signs tokens, handles and tickets (generated into the data directory when
@@ -29,6 +30,7 @@ import java.util.Optional;
  * @param lockTimeout how long a writer waits for a table's write lock
  * @param maintenance retention window, drop grace, orphan guard, compaction options
  * @param maintenanceInterval how often retention and garbage collection run in the background
+ * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  */
 public record LakeConfig(
     String nodeId,
@@ -46,7 +48,8 @@ public record LakeConfig(
     long ingestMemoryLimit,
     Duration lockTimeout,
     MaintenanceSettings maintenance,
-    Duration maintenanceInterval) {
+    Duration maintenanceInterval,
+    StorageSettings storage) {
 
   public LakeConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -71,6 +74,7 @@ public record LakeConfig(
     positive("write.lock-timeout", lockTimeout);
     Objects.requireNonNull(maintenance, "maintenance");
     positive("maintenance.interval", maintenanceInterval);
+    Objects.requireNonNull(storage, "storage");
   }
 
   private static void positive(String key, Duration d) {
