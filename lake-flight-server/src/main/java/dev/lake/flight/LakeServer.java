@@ -23,7 +23,7 @@ import dev.lake.metasrv.WriteInterceptor;
 import dev.lake.query.Catalog;
 import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
-import dev.lake.query.RegistryCatalog;
+import dev.lake.query.CachingCatalog;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
@@ -59,6 +59,7 @@ public final class LakeServer implements AutoCloseable {
   private final TableEngine engine;
   private final DataStorage storage;
   private final FlightServer server;
+  private final CachingCatalog catalog;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
 
@@ -92,9 +93,9 @@ public final class LakeServer implements AutoCloseable {
     this.maintenance = new Maintenance(store, engine, leadership, locks, clock, config.maintenance(),
         b.interceptor);
     this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
-    Catalog catalog = new RegistryCatalog(store);
+    this.catalog = CachingCatalog.start(store, config.catalog());
     QueryService query = new QueryService(catalog, engine,
-        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock));
+        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize()));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
@@ -169,6 +170,7 @@ public final class LakeServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("closing the Flight server failed", e);
     }
+    catalog.close();
     engine.close();
     store.close();
     storage.close();

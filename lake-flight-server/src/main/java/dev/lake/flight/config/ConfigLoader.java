@@ -11,6 +11,7 @@ import dev.lake.flight.auth.User;
 import dev.lake.flight.storage.StorageSettings;
 import dev.lake.engine.CompactionOptions;
 import dev.lake.metasrv.MaintenanceSettings;
+import dev.lake.query.CatalogSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,11 @@ public final class ConfigLoader {
     DEFAULTS.put("query.ticket-lifetime", "15m");
     DEFAULTS.put("query.batch-rows", "65536");
     DEFAULTS.put("query.memory-limit", "1GB");
+    DEFAULTS.put("query.plan-cache-size", "1000");
+    DEFAULTS.put("catalog.ttl", "30s");
+    DEFAULTS.put("catalog.staleness-bound", "5m");
+    DEFAULTS.put("catalog.negative-ttl", "2s");
+    DEFAULTS.put("catalog.refresh-interval", null);
     DEFAULTS.put("ingest.memory-limit", "512MB");
     DEFAULTS.put("write.lock-timeout", "60s");
     DEFAULTS.put("retention.window", "1h");
@@ -128,7 +134,18 @@ public final class ConfigLoader {
             duration("gc.orphan-guard", values.get("gc.orphan-guard")),
             CompactionOptions.defaults()),
         duration("maintenance.interval", values.get("maintenance.interval")),
-        StorageSettings.fromKeys(values));
+        StorageSettings.fromKeys(values),
+        catalogSettings(values),
+        integer("query.plan-cache-size", values.get("query.plan-cache-size")));
+  }
+
+  private static CatalogSettings catalogSettings(Map<String, String> values) {
+    CatalogSettings settings = CatalogSettings.of(duration("catalog.ttl", values.get("catalog.ttl")),
+        duration("catalog.staleness-bound", values.get("catalog.staleness-bound")),
+        duration("catalog.negative-ttl", values.get("catalog.negative-ttl")));
+    String interval = values.get("catalog.refresh-interval");
+    return interval == null || interval.isBlank() ? settings
+        : settings.withRefreshInterval(duration("catalog.refresh-interval", interval));
   }
 
   /** Parses {@code 500ms}, {@code 30s}, {@code 15m}, {@code 12h}, {@code 7d} or an ISO-8601 duration. */

@@ -2,6 +2,7 @@ package dev.lake.flight.config;
 
 import dev.lake.flight.auth.User;
 import dev.lake.flight.storage.StorageSettings;
+import dev.lake.query.CatalogSettings;
 import dev.lake.metasrv.MaintenanceSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +31,8 @@ import java.util.Optional;
  * @param lockTimeout how long a writer waits for a table's write lock
  * @param maintenance retention window, drop grace, orphan guard, compaction options
  * @param maintenanceInterval how often retention and garbage collection run in the background
+ * @param catalog the catalog cache shield: TTL, staleness bound, negative TTL, refresh interval
+ * @param planCacheSize how many validated plans the planning cache keeps (0: none)
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  */
 public record LakeConfig(
@@ -49,9 +52,15 @@ public record LakeConfig(
     Duration lockTimeout,
     MaintenanceSettings maintenance,
     Duration maintenanceInterval,
-    StorageSettings storage) {
+    StorageSettings storage,
+    CatalogSettings catalog,
+    int planCacheSize) {
 
   public LakeConfig {
+    Objects.requireNonNull(catalog, "catalog");
+    if (planCacheSize < 0) {
+      throw new IllegalArgumentException("query.plan-cache-size must be >= 0 (0 turns it off)");
+    }
     Objects.requireNonNull(nodeId, "nodeId");
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(dataDir, "dataDir");
