@@ -51,6 +51,16 @@ final class DataFiles {
     }
   }
 
+  /** See {@link TableEngine#listAllFiles}. */
+  List<StoredFile> listAll(LanceLocation at) {
+    ObjectStore store = storeFor(at).orElseThrow(() -> noStore(at));
+    try {
+      return store.list(at.uri(), "");
+    } catch (IOException e) {
+      throw storageFailure("listing files", at, e);
+    }
+  }
+
   /** See {@link TableEngine#referencedDataFiles}. */
   Set<String> referenced(LanceLocation at, Collection<Long> versions, BufferAllocator allocator) {
     Set<String> paths = new TreeSet<>();

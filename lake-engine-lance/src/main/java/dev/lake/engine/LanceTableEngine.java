@@ -201,6 +201,13 @@ public final class LanceTableEngine implements TableEngine {
   }
 
   @Override
+  public List<StoredFile> listAllFiles(String root) {
+    LanceLocation at = LanceLocation.of(root);
+    checkOpen();
+    return files.listAll(at);
+  }
+
+  @Override
   public Set<String> referencedDataFiles(String location, Collection<Long> versions) {
     Objects.requireNonNull(versions, "versions");
     LanceLocation at = LanceLocation.of(location);

@@ -128,6 +128,12 @@ public interface TableEngine extends AutoCloseable {
   List<StoredFile> listDataFiles(String location);
 
   /**
+   * Every file under {@code root} (e.g. the data root), recursively, with paths relative to it: what the sweep of
+   * generation directories that nothing names reads. Empty when nothing is there.
+   */
+  List<StoredFile> listAllFiles(String root);
+
+  /**
    * The data files ({@code data/...}) and deletion files ({@code _deletions/...}) the manifests of
    * {@code versions} reference, relative to the location. Orphans = {@link #listDataFiles} minus these.
    *

@@ -88,9 +88,10 @@ public final class LakeServer implements AutoCloseable {
     String address = config.host() + ":" + config.port();
     SingleNodeLeadership leadership = takeLease(store, storage, config.nodeId(), address);
     TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
-    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks,
-        new TableLocations(config.dataRoot()), allocator, clock, b.interceptor);
-    this.maintenance = new Maintenance(store, engine, leadership, locks, clock, config.maintenance(),
+    TableLocations locations = new TableLocations(config.dataRoot());
+    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
+        b.interceptor);
+    this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
         b.interceptor);
     this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     this.catalog = CachingCatalog.start(store, config.catalog());

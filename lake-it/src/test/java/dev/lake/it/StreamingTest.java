@@ -7,6 +7,7 @@ import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.ForwardingTableEngine;
 import dev.lake.it.support.GatedScans;
 import dev.lake.it.support.LakeTestServer;
+import dev.lake.it.support.Poll;
 import dev.lake.it.support.Status;
 import dev.lake.engine.StagedData;
 import dev.lake.registry.TableRegistration;
@@ -179,24 +180,19 @@ class StreamingTest {
       assertThat(consumed.get()).isEqualTo(batches);
       TableRegistration before = server.server().metaStore().get("trickle").orElseThrow();
 
-      // A failure mid-stream commits nothing: no registry change, no new rows. The broken client goes away (its
-      // connection closes), so the server sees the stream fail rather than wait for more.
+      // A failure mid-stream commits nothing: the client sends 5 batches, then reports an error on the stream
+      // (what a client does when its source breaks); the registry and the rows are unchanged.
       stageFailures.set(0);
-      Throwable failed;
-      try (FlightTestClient broken = server.client()) {
-        failed = catchThrowable(() -> {
-          try (ArrowReader source = new Generated(broken.allocator(), 100_000, 1000, 64) {
-            @Override
-            protected void beforeBatch(int index) throws IOException {
-              if (index == 5) {
-                throw new IOException("the client's source broke");
-              }
+      int pulledBefore = consumed.get();
+      Throwable failed = catchThrowable(() -> brokenIngest(client, "trickle", 5,
+          () -> {
+            try {
+              Poll.until(java.time.Duration.ofSeconds(60), "the server pulling the stream",
+                  () -> consumed.get() >= pulledBefore + 2);
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
             }
-          }) {
-            broken.ingest("trickle", source, FlightTestClient.append(), Map.of());
-          }
-        });
-      }
+          }));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (stageFailures.get() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(20);
@@ -205,6 +201,30 @@ class StreamingTest {
       assertThat(failed).isNotNull();
       assertThat(server.server().metaStore().get("trickle").orElseThrow()).isEqualTo(before);
       assertThat(client.count("trickle")).isEqualTo(batches * 1000L);
+    }
+  }
+
+  /**
+   * Appends through a raw DoPut: {@code batches} batches of (id, payload), then an error reported on the stream.
+   * Returns when the server answers.
+   */
+  private static void brokenIngest(FlightTestClient client, String table, int batches, Runnable beforeError)
+      throws Exception {
+    var command = org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.newBuilder()
+        .setTable(table).setTableDefinitionOptions(FlightTestClient.append()).build();
+    var descriptor = org.apache.arrow.flight.FlightDescriptor.command(
+        com.google.protobuf.Any.pack(command).toByteArray());
+    try (Generated source = new Generated(client.allocator(), 100, 100, 16)) {
+      source.loadNextBatch();
+      VectorSchemaRoot root = source.getVectorSchemaRoot();
+      var result = new org.apache.arrow.flight.SyncPutListener();
+      var put = client.flight().startPut(descriptor, root, result, client.auth());
+      for (int i = 0; i < batches; i++) {
+        put.putNext();
+      }
+      beforeError.run(); // the server is writing this stream when it breaks
+      put.error(new IllegalStateException("the client's source broke"));
+      put.getResult();
     }
   }
 

@@ -19,7 +19,9 @@ import dev.lake.registry.VersionRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -48,14 +50,16 @@ public final class Maintenance {
   private final TableEngine engine;
   private final Leadership leadership;
   private final TableLocks locks;
+  private final TableLocations locations;
   private final Clock clock;
   private final MaintenanceSettings settings;
   private final WriteInterceptor interceptor;
   private final CommitRule commitRule;
 
-  public Maintenance(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks, Clock clock,
-      MaintenanceSettings settings, WriteInterceptor interceptor) {
+  public Maintenance(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
+      TableLocations locations, Clock clock, MaintenanceSettings settings, WriteInterceptor interceptor) {
     this.store = store;
+    this.locations = locations;
     this.engine = engine;
     this.leadership = leadership;
     this.locks = locks;
@@ -167,10 +171,55 @@ public final class Maintenance {
   }
 
   /**
+   * Deletes generation directories that no registration or tombstone names (a create that crashed before it
+   * registered) once everything in them is older than the orphan guard. Returns how many were removed.
+   */
+  public int sweepUnnamedGenerations() {
+    Instant guard = clock.instant().minus(settings.orphanGuard());
+    Map<String, Instant> newest = new HashMap<>();
+    for (StoredFile f : engine.listAllFiles(locations.dataRoot())) {
+      String[] parts = f.path().split("/", 3);
+      if (parts.length < 3 || !TableNames.isValid(parts[0])) {
+        continue; // not <name>/<generation>/... (e.g. the start-up probe's objects)
+      }
+      newest.merge(parts[0] + "/" + parts[1], f.lastModified(), (a, b) -> a.isAfter(b) ? a : b);
+    }
+    if (newest.isEmpty()) {
+      return 0;
+    }
+    Set<String> named = new HashSet<>();
+    Optional<String> cursor = Optional.empty();
+    do {
+      Page<TableRegistration> page = store.list(cursor, PAGE);
+      page.items().forEach(r -> named.add(r.name() + "/" + r.generation()));
+      cursor = page.next();
+    } while (cursor.isPresent());
+    store.tombstones().forEach(t -> named.add(t.name() + "/" + t.generation()));
+    int removed = 0;
+    for (Map.Entry<String, Instant> e : newest.entrySet()) {
+      if (named.contains(e.getKey()) || !e.getValue().isBefore(guard)) {
+        continue;
+      }
+      String[] nameAndGeneration = e.getKey().split("/");
+      String location = locations.locationOf(nameAndGeneration[0], nameAndGeneration[1]);
+      // re-check: a create may have registered it since the listing
+      if (store.get(nameAndGeneration[0]).filter(r -> r.generation().equals(nameAndGeneration[1])).isPresent()) {
+        continue;
+      }
+      leadership.enter();
+      engine.drop(location);
+      LOG.info("unnamed generation removed location={} newestFile={}", location, e.getValue());
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
    * Deletes the files of incarnations dropped longer than the grace period ago, then their history, keys and
-   * tombstone. Returns how many incarnations were collected.
+   * tombstone, and sweeps generation directories nothing names. Returns how many incarnations were collected.
    */
   public int collectGarbage() {
+    int swept = sweepUnnamedGenerations();
     Instant graceStart = clock.instant().minus(settings.dropGrace());
     int collected = 0;
     for (Tombstone t : store.tombstones()) {
@@ -189,7 +238,7 @@ public final class Maintenance {
           t.droppedAt());
       collected++;
     }
-    return collected;
+    return collected + swept;
   }
 
   private long expireKeys(LeaseFence fence, String name, String generation, Instant before) {

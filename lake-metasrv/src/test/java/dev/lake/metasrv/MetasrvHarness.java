@@ -50,7 +50,8 @@ final class MetasrvHarness implements AutoCloseable {
     this.locations = new TableLocations(dir.resolve("tables").toString());
     TableLocks locks = new TableLocks(30_000);
     this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock, interceptor);
-    this.maintenance = new Maintenance(store, engine, leadership, locks, clock, settings, interceptor);
+    this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, settings,
+        interceptor);
   }
 
   WriteResult create(String table, List<Long> values) {

@@ -79,6 +79,11 @@ public class ForwardingTableEngine implements TableEngine {
   }
 
   @Override
+  public List<StoredFile> listAllFiles(String root) {
+    return delegate.listAllFiles(root);
+  }
+
+  @Override
   public Set<String> referencedDataFiles(String location, Collection<Long> versions) {
     return delegate.referencedDataFiles(location, versions);
   }
