@@ -2,13 +2,16 @@
 """RED/GREEN evidence: for each acceptance test, remove the mechanism it pins (a one-line mutation of the
 production code), show the test fails (RED), restore the code and show it passes (GREEN).
 
-Usage: python3 verification/red_green.py [ISSUE] [TEST_NAME ...]   (run from the repository root, offline build)
+Usage: python3 verification/red_green.py [ISSUE] [TEST_NAME ...]   (offline build)
+
+Each run builds the test's module with its upstream modules in one reactor (`-pl <module> -am`), so nothing is
+installed into ~/.m2 and a checkout can be mutated without disturbing other builds; run it in its own clone.
 Writes verification/red-green-<issue>.md. Each mutation must match its file exactly once, or the run stops.
 """
 import subprocess, sys, time, pathlib, re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MVN = [str(ROOT / "mvnw"), "-B", "-q", "-o"]
+MVN = [str(ROOT / "mvnw"), "-B", "-o"]
 
 # (issue, test module, test selector, module to rebuild, file, old, new, what the mutation removes)
 MUTATIONS = [
@@ -56,25 +59,24 @@ MUTATIONS = [
 
 
 def run(cmd, log):
+    """Runs cmd, appending its output to log; returns (exit code, the output of this run)."""
+    start = pathlib.Path(log).stat().st_size if pathlib.Path(log).exists() else 0
     with open(log, "a") as f:
         f.write("\n$ " + " ".join(cmd) + "\n")
         f.flush()
-        return subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT).returncode
+        rc = subprocess.run(cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT).returncode
+    with open(log, "rb") as f:
+        f.seek(start)
+        return rc, f.read().decode("utf-8", "replace")
 
 
-def summary(log):
-    text = pathlib.Path(log).read_text(errors="replace")
+def summary(text):
     runs = re.findall(r"Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Time|$)", text, re.M)
     crashed = "Crashed tests" in text or "panicked" in text
     if runs:
         t, f, e, s = runs[-1]
         return f"tests {t}, failures {f}, errors {e}" + (", JVM crashed" if crashed else "")
     return "JVM crashed" if crashed else "no test summary (build failed)"
-
-
-def install(module, log):
-    if run(MVN + ["-pl", module, "install", "-DskipTests"], log) != 0:
-        sys.exit(f"install of {module} failed; see {log}")
 
 
 def main():
@@ -90,18 +92,16 @@ def main():
         original = file.read_text()
         if original.count(old) != 1:
             sys.exit(f"mutation for {selector} does not match {path} exactly once")
-        test_cmd = MVN + ["-pl", test_module, "test", f"-Dtest={selector}", "-Dsurefire.failIfNoSpecifiedTests=false"]
+        test_cmd = MVN + ["-pl", test_module, "-am", "test", f"-Dtest={selector}",
+                          "-Dsurefire.failIfNoSpecifiedTests=false"]
         try:
             file.write_text(original.replace(old, new))
-            install(module, log)
-            start = time.time()
-            red_rc = run(test_cmd, log)
-            red = summary(log)
+            red_rc, out = run(test_cmd, log)
+            red = summary(out)
         finally:
             file.write_text(original)
-        install(module, log)
-        green_rc = run(test_cmd, log)
-        green = summary(log)
+        green_rc, out = run(test_cmd, log)
+        green = summary(out)
         rows.append((selector, what, red_rc, red, green_rc, green))
         print(f"{selector}: RED rc={red_rc} ({red}); GREEN rc={green_rc} ({green})", flush=True)
     out = ROOT / "verification" / f"red-green-{issue}.md"
