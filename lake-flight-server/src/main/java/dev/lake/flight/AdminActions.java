@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
+import dev.lake.flight.cluster.Forwarding;
+import dev.lake.flight.cluster.InternalEndpoint;
 import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceReport;
@@ -18,6 +20,7 @@ import dev.lake.registry.TableNotFoundException;
 import dev.lake.registry.TableRegistration;
 import dev.lake.registry.VersionRecord;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.flight.Action;
@@ -30,9 +33,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * lake's admin actions (Flight DoAction, UTF-8 JSON bodies, documented in docs/api.md). Each returns one JSON
- * result.
+ * result. On a follower, the writing actions ({@code lake.drop_table}, {@code lake.maintain_table}) are forwarded to
+ * the leader ({@link Forwarding}) after the caller's role was checked here; the leader's internal endpoint runs them
+ * through {@link #runHere}.
  */
-final class AdminActions {
+final class AdminActions implements InternalEndpoint.LocalActions {
   static final String DROP_TABLE = "lake.drop_table";
   static final String MAINTAIN_TABLE = "lake.maintain_table";
   static final String DESCRIBE_TABLE = "lake.describe_table";
@@ -44,15 +49,17 @@ final class AdminActions {
   private final Catalog catalog;
   private final Leadership leadership;
   private final String nodeId;
+  private final Forwarding forwarding;
 
   AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId) {
+      Leadership leadership, String nodeId, Forwarding forwarding) {
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;
     this.catalog = catalog;
     this.leadership = leadership;
     this.nodeId = nodeId;
+    this.forwarding = forwarding;
   }
 
   boolean handles(String type) {
@@ -68,30 +75,74 @@ final class AdminActions {
   }
 
   void run(Identity caller, Action action, StreamListener<Result> listener) throws IOException {
+    listener.onNext(new Result(execute(caller, action, true)));
+    listener.onCompleted();
+  }
+
+  /** Runs a forwarded action on this node (the leader's internal endpoint): never forwarded again. */
+  @Override
+  public byte[] runHere(Identity caller, Action action) {
+    try {
+      return execute(caller, action, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private byte[] execute(Identity caller, Action action, boolean mayForward) throws IOException {
     ObjectNode out = switch (action.getType()) {
-      case DROP_TABLE -> drop(caller, action);
-      case MAINTAIN_TABLE -> maintain(caller, action);
+      case DROP_TABLE -> drop(caller, action, mayForward);
+      case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
       case STATUS -> status();
       default -> throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };
-    listener.onNext(new Result(JSON.writeValueAsBytes(out)));
-    listener.onCompleted();
+    return JSON.writeValueAsBytes(out);
   }
 
-  private ObjectNode drop(Identity caller, Action action) {
+  private ObjectNode drop(Identity caller, Action action, boolean mayForward) {
     requireRole(caller, Role.ADMIN, "drop tables");
-    TableRegistration dropped = writes.drop(text(body(action), "table"));
+    String name = text(body(action), "table");
+    Optional<ObjectNode> forwarded = forwarded(caller, action, mayForward);
+    if (forwarded.isPresent()) {
+      ObjectNode out = forwarded.get();
+      catalog.dropped(out.path("table").asText(TableNames.normalize(name)), out.path("generation").asText());
+      return out;
+    }
+    TableRegistration dropped = writes.drop(name);
     catalog.dropped(dropped.name(), dropped.generation());
     ObjectNode out = JSON.createObjectNode();
     out.put("table", dropped.name()).put("generation", dropped.generation()).put("version", dropped.version());
     return out;
   }
 
-  private ObjectNode maintain(Identity caller, Action action) {
+  /** Forwards a writing action to the leader when this node is a follower; its JSON result, or empty. */
+  private Optional<ObjectNode> forwarded(Identity caller, Action action, boolean mayForward) {
+    Optional<Forwarding.Target> leader = mayForward ? forwarding.target() : Optional.empty();
+    if (leader.isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] result = forwarding.action(leader.get(), caller, action);
+    try {
+      JsonNode node = JSON.readTree(result);
+      if (node == null || !node.isObject()) {
+        throw new IllegalStateException("the leader's answer to " + action.getType() + " is not a JSON object");
+      }
+      return Optional.of((ObjectNode) node);
+    } catch (IOException e) {
+      throw new IllegalStateException("the leader's answer to " + action.getType() + " is not JSON", e);
+    }
+  }
+
+  private ObjectNode maintain(Identity caller, Action action, boolean mayForward) {
     requireRole(caller, Role.ADMIN, "maintain tables");
     String table = TableNames.normalize(text(body(action), "table"));
+    Optional<ObjectNode> forwarded = forwarded(caller, action, mayForward);
+    if (forwarded.isPresent()) {
+      store.get(table).ifPresent(catalog::accept);
+      return forwarded.get();
+    }
     MaintenanceReport report = maintenance.maintain(table);
     store.get(table).ifPresent(catalog::accept);
     ObjectNode out = JSON.createObjectNode();
@@ -132,12 +183,15 @@ final class AdminActions {
     out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe());
     Optional<LeaderLease> lease = store.lease();
     if (lease.isPresent()) {
+      out.put("leader_id", lease.get().holderId()).put("term", lease.get().term())
+          .put("lease_expires_at", lease.get().expiresAt().toString());
       out.putObject("lease").put("holder", lease.get().holderId()).put("term", lease.get().term())
-          .put("expires_at", lease.get().expiresAt().toString());
+          .put("expires_at", lease.get().expiresAt().toString())
+          .put("internal_address", lease.get().internalAddress());
     }
     ArrayNode nodes = out.putArray("nodes");
     store.nodes().forEach(n -> nodes.addObject().put("node", n.nodeId()).put("address", n.flightAddress())
-        .put("last_seen", n.lastSeen().toString()));
+        .put("internal_address", n.internalAddress()).put("last_seen", n.lastSeen().toString()));
     return out;
   }
 

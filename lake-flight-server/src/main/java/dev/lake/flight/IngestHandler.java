@@ -1,5 +1,9 @@
 package dev.lake.flight;
 
+import dev.lake.flight.auth.Identity;
+import dev.lake.flight.cluster.ForwardedWrite;
+import dev.lake.flight.cluster.Forwarding;
+import dev.lake.flight.cluster.InternalEndpoint;
 import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
@@ -14,30 +18,48 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * Bulk ingest ({@code CommandStatementIngest} over DoPut): translates the command's table definition options
  * into an {@link IngestRequest}, streams the client's batches to the write coordinator, and hands the
- * acknowledged registration to this node's catalog (read-your-writes).
+ * acknowledged registration to this node's catalog (read-your-writes). On a follower the stream is forwarded to
+ * the leader as it arrives ({@link Forwarding}), and the leader's acknowledged registration goes to this node's
+ * catalog. The leader's internal endpoint runs forwarded ingests through {@link #ingestHere}.
  */
-final class IngestHandler {
+final class IngestHandler implements InternalEndpoint.LocalIngest {
   static final String IDEMPOTENCY_KEY = "lake.idempotency_key";
   private final WriteCoordinator writes;
   private final Catalog catalog;
   private final BufferAllocator allocator;
   private final long memoryLimit;
+  private final Forwarding forwarding;
 
-  IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit) {
+  IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit,
+      Forwarding forwarding) {
     this.writes = writes;
     this.catalog = catalog;
     this.allocator = allocator;
     this.memoryLimit = memoryLimit;
+    this.forwarding = forwarding;
   }
 
-  long ingest(CommandStatementIngest command, FlightStream stream) {
+  /** Runs the ingest here, or forwards it to the leader; returns the acknowledged row count. */
+  long ingest(Identity caller, CommandStatementIngest command, FlightStream stream) {
+    request(command); // a malformed command is refused here, before anything is forwarded
+    Optional<Forwarding.Target> leader = forwarding.target();
+    if (leader.isPresent()) {
+      ForwardedWrite result = forwarding.ingest(leader.get(), caller, command, stream);
+      result.registration().ifPresent(catalog::accept);
+      return result.rows();
+    }
+    return ingestHere(caller, command, stream).rowCount();
+  }
+
+  @Override
+  public WriteResult ingestHere(Identity caller, CommandStatementIngest command, FlightStream stream) {
     IngestRequest request = request(command);
     // The batches move into this allocator as Lance pulls them: its limit bounds what one ingest holds at once.
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
         memoryLimit)) {
       WriteResult result = writes.ingest(request, new FlightStreamReader(stream, ingestAllocator));
       catalog.accept(result.registration());
-      return result.rowCount();
+      return result;
     }
   }
 

@@ -4,6 +4,9 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.auth.Role;
+import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.ticket.InvalidTicketException;
 import dev.lake.flight.ticket.QueryTicket;
@@ -18,13 +21,17 @@ import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
@@ -59,9 +66,12 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final BufferAllocator allocator;
   private final Clock clock;
   private final Duration ticketLifetime;
+  private final QueryLimits limits;
+  private final ResultSpool spool;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
-      TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime) {
+      TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
+      QueryLimits limits, ResultSpool spool) {
     this.query = query;
     this.metadata = metadata;
     this.ingest = ingest;
@@ -71,6 +81,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     this.allocator = allocator;
     this.clock = clock;
     this.ticketLifetime = ticketLifetime;
+    this.limits = limits;
+    this.spool = spool;
   }
 
   // ---- dispatch with error mapping ----
@@ -101,6 +113,10 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     try {
+      if (ResultSpool.isPart(ticket.getBytes())) {
+        getStreamSpooled(ticket.getBytes(), context, listener);
+        return;
+      }
       Any any = parseAny(ticket.getBytes(), "ticket");
       if (any.is(FlightSql.TicketStatementQuery.class)) {
         getStreamStatement(any.unpack(FlightSql.TicketStatementQuery.class), context, listener);
@@ -134,12 +150,14 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
     try {
+      dev.lake.flight.security.FlightActionBodies.check(action);
       if (actions.handles(action.getType())) {
         actions.run(access.identity(context), action, listener);
         return;
       }
       boolean flightSql = FlightSqlUtils.FLIGHT_SQL_ACTIONS.stream()
-          .anyMatch(t -> t.getType().equals(action.getType()));
+          .anyMatch(t -> t.getType().equals(action.getType()))
+          || dev.lake.flight.security.FlightActionBodies.isCoreFlightAction(action.getType());
       if (!flightSql) {
         throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(action.getType())
             + "'; ListActions names the ones lake has");
@@ -165,6 +183,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
 
       @Override
       public void onCompleted() {
+        listener.onNext(org.apache.arrow.flight.FlightConstants.CANCEL_FLIGHT_INFO);
         actions.types().forEach(listener::onNext);
         listener.onCompleted();
       }
@@ -227,7 +246,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     String user = access.identity(context).user();
     PreparedQuery prepared = query.prepare(statement.sql());
     QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
-        clock.instant().plus(ticketLifetime));
+        clock.instant().plus(ticketLifetime), UUID.randomUUID().toString());
     FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
         .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
     Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
@@ -253,13 +272,114 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       ServerStreamListener listener) {
     String user = access.identity(context).user();
     QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
-    BufferAllocator queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-    try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
-      ResultStreamer.stream(reader, listener);
+    // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
+    QueryControl control = limits.begin(decoded.queryId(), listener);
+    BufferAllocator queryAllocator = null;
+    try {
+      control.admit();
+      queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
+      try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
+        ResultStreamer.stream(reader, control);
+      }
     } catch (Throwable t) {
-      listener.error(StatusMapper.toStatus(t));
+      control.fail(t);
     } finally {
-      ResultStreamer.closeWhenDrained(queryAllocator);
+      if (queryAllocator != null) {
+        ResultStreamer.closeWhenDrained(queryAllocator);
+      }
+      control.close();
+    }
+  }
+
+  /** A spooled part of a heavy result through gRPC (the fallback of its presigned URL), under the same limits. */
+  private void getStreamSpooled(byte[] ticket, CallContext context, ServerStreamListener listener) {
+    String user = access.identity(context).user();
+    QueryControl control = limits.begin(spool.partId(ticket, user), listener);
+    BufferAllocator queryAllocator = null;
+    try {
+      control.admit();
+      queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
+      try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
+        ResultStreamer.stream(reader, control);
+      }
+    } catch (Throwable t) {
+      control.fail(t);
+    } finally {
+      if (queryAllocator != null) {
+        ResultStreamer.closeWhenDrained(queryAllocator);
+      }
+      control.close();
+    }
+  }
+
+  /**
+   * API tier 2: a query command starts a background job that spools the result ({@link ResultSpool}) and answers
+   * with a descriptor to poll; polling that descriptor (on any node) answers from the job's state, and at the end
+   * with endpoints of presigned URLs followed by a gRPC fallback. Other commands (metadata) are answered at once.
+   */
+  @Override
+  public PollInfo pollFlightInfo(CallContext context, FlightDescriptor descriptor) {
+    try {
+      String user = access.identity(context).user();
+      if (ResultSpool.isJob(descriptor)) {
+        return spool.poll(descriptor, user);
+      }
+      Any command = command(descriptor);
+      StatementHandle statement;
+      if (command.is(FlightSql.CommandStatementQuery.class)) {
+        FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
+        if (q.hasTransactionId()) {
+          throw new UnsupportedOperationException("lake has no transactions");
+        }
+        statement = new StatementHandle(q.getQuery(), List.of());
+      } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
+        statement = tickets.decodeHandle(command.unpack(FlightSql.CommandPreparedStatementQuery.class)
+            .getPreparedStatementHandle().toByteArray());
+      } else {
+        return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
+      }
+      PreparedQuery prepared = query.prepare(statement.sql());
+      return spool.start(user, statement.sql(), statement.parameters(), prepared.pins(), prepared.resultSchema());
+    } catch (Throwable t) {
+      throw StatusMapper.toStatus(t);
+    }
+  }
+
+  /**
+   * Stops the running queries a FlightInfo's tickets name (on this node: nodes share no state, and a Flight client
+   * sends the cancel over the connection its DoGet uses), and refuses those tickets here from now on. The caller
+   * must own the tickets; an expired ticket may still be cancelled (its DoGet may still run).
+   */
+  @Override
+  public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context,
+      StreamListener<CancelStatus> listener) {
+    try {
+      String user = access.identity(context).user();
+      if (ResultSpool.isJob(request.getInfo().getDescriptor())) {
+        listener.onNext(spool.cancel(request.getInfo().getDescriptor(), user));
+        listener.onCompleted();
+        return;
+      }
+      boolean queries = false;
+      for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
+        if (ResultSpool.isPart(endpoint.getTicket().getBytes())) {
+          spool.partId(endpoint.getTicket().getBytes(), user); // checks it; a spooled result is complete
+          continue;
+        }
+        Any any = parseAny(endpoint.getTicket().getBytes(), "ticket");
+        if (any.is(FlightSql.TicketStatementQuery.class)) {
+          QueryTicket ticket = tickets.decodeForCancel(
+              any.unpack(FlightSql.TicketStatementQuery.class).getStatementHandle().toByteArray(), user);
+          limits.running().cancel(ticket.queryId(), ticket.expiresAt());
+          queries = true;
+        } else if (!metadata.handles(any)) {
+          throw new InvalidTicketException("the FlightInfo holds a ticket this server did not issue");
+        }
+      }
+      listener.onNext(queries ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
     }
   }
 
@@ -300,8 +420,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
       FlightStream stream, StreamListener<PutResult> ackStream) {
     return () -> {
-      access.require(context, Role.WRITER, "ingest");
-      long rows = ingest.ingest(command, stream);
+      long rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
       sendPutResult(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
       ackStream.onCompleted();
     };

@@ -5,15 +5,24 @@ import dev.lake.engine.TableEngine;
 import dev.lake.flight.auth.BearerTokens;
 import dev.lake.flight.auth.LakeAuthenticator;
 import dev.lake.flight.auth.Signer;
+import dev.lake.flight.cluster.ClusterNode;
+import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
+import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metadata.TableInfo;
+import dev.lake.flight.security.DataRootAllowlist;
+import dev.lake.flight.security.DataRootGuard;
+import dev.lake.flight.security.TransportSecurity;
+import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.storage.DataStorage;
 import dev.lake.flight.storage.Registries;
 import dev.lake.flight.storage.RegistryBackend;
 import dev.lake.flight.storage.StartupCheckException;
+import dev.lake.flight.ticket.SpoolTokens;
 import dev.lake.flight.ticket.TicketCodec;
 import dev.lake.metasrv.Maintenance;
+import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.MaintenanceScheduler;
 import dev.lake.metasrv.SingleNodeLeadership;
 import dev.lake.metasrv.TableLocations;
@@ -36,7 +45,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -46,8 +54,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One lake node: registry, engine, write coordinator, catalog, query service and the Flight SQL endpoint, wired
  * from a {@link LakeConfig}. Storage: tables on local disk or S3 ({@link DataStorage}, checked at start-up), the
- * registry in RocksDB under the data directory or in DynamoDB ({@link Registries}, checked at start-up). This
- * process takes the lease at start-up and is always the leader (with DynamoDB too, until leader campaigns exist).
+ * registry in RocksDB under the data directory or in DynamoDB ({@link Registries}, checked at start-up). With
+ * RocksDB this process takes the lease at start-up and is always the leader; with DynamoDB it is a cluster node
+ * ({@link ClusterNode}): it campaigns for the lease, forwards writes to the leader while it follows, and serves
+ * forwarded writes on its internal endpoint while it leads.
  */
 public final class LakeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LakeServer.class);
@@ -62,10 +72,14 @@ public final class LakeServer implements AutoCloseable {
   private final CachingCatalog catalog;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
+  private final ClusterNode cluster;
+  private final QueryLimits limits;
+  private final ResultSpool spool;
 
   private LakeServer(Builder b) {
     this.config = b.config;
     checkBindAllowed(config);
+    TransportSecurity.checkListenAddress(config.host(), config.security());
     this.allocator = new RootAllocator();
     try {
       Files.createDirectories(config.dataDir());
@@ -82,11 +96,15 @@ public final class LakeServer implements AutoCloseable {
       throw e;
     }
     this.store = b.wrapStore.apply(opened);
-    this.engine = b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator("engine", 0, Long.MAX_VALUE),
-        storage.lanceOptions(), storage.objectStores()));
+    this.engine = new DataRootGuard(b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator("engine", 0,
+        Long.MAX_VALUE), storage.lanceOptions(), storage.objectStores())), new DataRootAllowlist(config.dataRoot()));
     warnOnClusterMismatch(config, storage);
     String address = config.host() + ":" + config.port();
-    SingleNodeLeadership leadership = takeLease(store, storage, config.nodeId(), address);
+    // DynamoDB: a cluster node campaigns for the lease (ClusterNode); RocksDB: one process, the lease taken now.
+    this.cluster = config.storage().registry() == RegistryBackend.DYNAMODB
+        ? ClusterNode.clustered(config.cluster(), store, config.nodeId(), clock) : ClusterNode.single();
+    Leadership leadership = cluster.isClustered() ? cluster.leadership()
+        : takeLease(store, storage, config.nodeId(), address);
     TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
     TableLocations locations = new TableLocations(config.dataRoot());
     WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
@@ -98,14 +116,26 @@ public final class LakeServer implements AutoCloseable {
     QueryService query = new QueryService(catalog, engine,
         new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize()));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
+    Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
+    IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding);
+    AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
+        forwarding);
+    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
+    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
+    this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
+        query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
+        config.dataDir().resolve("spool-tmp"));
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
-        new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit()), new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId()),
-        new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime());
-    this.server = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host(), config.port()), producer)
+        ingest, actions,
+        new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
+        spool);
+    FlightServer.Builder flight = FlightServer.builder(allocator,
+            TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime())))
-        .build();
+            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()));
+    TransportSecurity.configure(flight, config.security());
+    this.server = flight.build();
   }
 
   public static Builder builder(LakeConfig config) {
@@ -114,7 +144,14 @@ public final class LakeServer implements AutoCloseable {
 
   public LakeServer start() throws IOException {
     server.start();
+    try {
+      cluster.start(config.host(), server.getPort());
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
     scheduler.start(config.maintenanceInterval());
+    spool.startSweeper();
     LOG.info("lake listening node={} address={}:{} dataDir={} dataRoot={} registry={}", config.nodeId(),
         config.host(), server.getPort(), config.dataDir(), storage.describe(), store.describe());
     return this;
@@ -122,6 +159,11 @@ public final class LakeServer implements AutoCloseable {
 
   public int port() {
     return server.getPort();
+  }
+
+  /** True while this node's write gate is open (always on a single node). */
+  public boolean isLeader() {
+    return cluster.isLeader();
   }
 
   public String host() {
@@ -153,6 +195,16 @@ public final class LakeServer implements AutoCloseable {
     return config.dataRoot();
   }
 
+  /** This node's heavy-result spool (PollFlightInfo jobs, spooled results and their expiry sweep). */
+  public ResultSpool resultSpool() {
+    return spool;
+  }
+
+  /** This node's read-path limits: admission (running and queued queries) and the running-query registry. */
+  public QueryLimits queryLimits() {
+    return limits;
+  }
+
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
   }
@@ -171,6 +223,9 @@ public final class LakeServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("closing the Flight server failed", e);
     }
+    cluster.close();
+    spool.close();
+    limits.close();
     catalog.close();
     engine.close();
     store.close();
@@ -199,8 +254,8 @@ public final class LakeServer implements AutoCloseable {
   }
 
   /**
-   * Takes the lease at start-up (single-node leadership, on DynamoDB too until leader campaigns exist); a registry
-   * that refuses it (e.g. a missing DynamoDB permission) fails the start with a message saying so.
+   * Takes the lease at start-up (single-node leadership, RocksDB); a registry that refuses it fails the start with
+   * a message saying so.
    */
   private static SingleNodeLeadership takeLease(MetaStore store, DataStorage storage, String nodeId,
       String address) {

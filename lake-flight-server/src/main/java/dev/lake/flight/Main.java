@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 /** The {@code lake} command line: {@code server} runs a node, {@code passwd} prints a password hash. */
 @Command(name = "lake", mixinStandardHelpOptions = true, version = "lake " + LakeServer.VERSION,
     description = "A lakehouse SQL server: Arrow Flight SQL over Lance tables.",
-    subcommands = {Main.Server.class, Main.Passwd.class})
+    subcommands = {Main.Server.class, Main.Passwd.class, dev.lake.flight.cluster.StatusCommand.class})
 public final class Main implements Callable<Integer> {
 
   public static void main(String[] args) {
@@ -86,7 +86,8 @@ public final class Main implements Callable<Integer> {
       }, "lake-shutdown"));
       String hostPort = cfg.host() + ":" + server.port();
       System.out.println("listening on " + hostPort);
-      System.out.println("JDBC URL: jdbc:arrow-flight-sql://" + hostPort + "/?useEncryption=false"
+      System.out.println("JDBC URL: jdbc:arrow-flight-sql://" + hostPort + "/?useEncryption="
+          + (cfg.security().tls() ? "true&tlsRootCerts=<the CA certificate PEM file>" : "false")
           + (cfg.defaultPasswordInForce() ? "&user=lake&password=lake" : ""));
       System.out.flush();
       stopped.await();

@@ -1,9 +1,9 @@
 package dev.lake.flight;
 
+import dev.lake.flight.limits.QueryCancelledException;
+import dev.lake.flight.limits.QueryControl;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.arrow.flight.CallStatus;
-import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a result batch by batch as it is produced. Backpressure: before each batch wait until the transport is
  * ready (polling {@code isReady()}, which cannot stall the way a callback strategy inside a synchronous
- * getStream can, facts.md); a cancelled call stops the producer at once.
+ * getStream can, facts.md); a cancelled call stops the producer at once. Every listener call goes through the
+ * query's {@link QueryControl}, so a timeout or a cancel from another thread can answer the call meanwhile.
  */
 final class ResultStreamer {
   private static final Logger LOG = LoggerFactory.getLogger(ResultStreamer.class);
@@ -22,23 +23,24 @@ final class ResultStreamer {
 
   private ResultStreamer() {}
 
-  /** Streams {@code reader} to {@code listener} and completes it; the caller closes the reader. */
-  static void stream(ArrowReader reader, ServerStreamListener listener) throws Exception {
-    VectorSchemaRoot root = reader.getVectorSchemaRoot();
-    listener.start(root);
-    while (reader.loadNextBatch()) {
-      while (!listener.isReady()) {
-        if (listener.isCancelled()) {
-          throw CallStatus.CANCELLED.withDescription("the client cancelled the query").toRuntimeException();
+  /**
+   * Streams {@code reader} through {@code control} and completes the call; the caller closes the reader. Producing a
+   * batch runs interruptibly (a stop may interrupt it); a stopped query ends with its stop reason thrown.
+   */
+  static void stream(ArrowReader reader, QueryControl control) throws Exception {
+    VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
+    control.start(root);
+    while (control.interruptibly(reader::loadNextBatch)) {
+      while (!control.isReady()) {
+        if (control.isCancelled()) {
+          throw new QueryCancelledException("the client cancelled the query");
         }
+        control.checkStopped();
         LockSupport.parkNanos(PARK_NANOS);
       }
-      if (listener.isCancelled()) {
-        throw CallStatus.CANCELLED.withDescription("the client cancelled the query").toRuntimeException();
-      }
-      listener.putNext();
+      control.putNext();
     }
-    listener.completed();
+    control.completed();
   }
 
   /**

@@ -4,6 +4,13 @@ import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.IncompatibleDataException;
 import dev.lake.engine.StorageException;
+import dev.lake.flight.limits.QueryCancelledException;
+import dev.lake.flight.limits.QueryLimitException;
+import dev.lake.flight.limits.QueryTimeoutException;
+import dev.lake.flight.security.LocationNotAllowedException;
+import dev.lake.flight.spool.ResultGoneException;
+import dev.lake.flight.spool.ResultSpool;
+import dev.lake.flight.spool.SpoolUnavailableException;
 import dev.lake.flight.ticket.ExpiredTicketException;
 import dev.lake.flight.ticket.ForeignTicketException;
 import dev.lake.flight.ticket.InvalidTicketException;
@@ -49,15 +56,24 @@ public final class StatusMapper {
       return s;
     }
     if (e instanceof FlightRuntimeException f) {
-      return (RuntimeException) StatusUtils.toGrpcException(f);
+      // Arrow's own codes (e.g. UNAUTHORIZED) get the design's name in the trailer too (PERMISSION_DENIED).
+      StatusRuntimeException grpc = (StatusRuntimeException) StatusUtils.toGrpcException(f);
+      Metadata trailers = grpc.getTrailers() == null ? new Metadata() : grpc.getTrailers();
+      trailers.removeAll(CODE);
+      trailers.put(CODE, grpc.getStatus().getCode().name());
+      return grpc.getStatus().asRuntimeException(trailers);
     }
     Throwable oom = memoryLimit(e);
     if (oom != null) {
       e = oom;
     }
     Status.Code code = codeOf(e);
+    Throwable dataError = code == null ? constantDataError(e) : null;
     String message;
-    if (code == null) {
+    if (dataError != null) {
+      code = Status.Code.INVALID_ARGUMENT;
+      message = truncate("the statement failed on its data: " + message(dataError));
+    } else if (code == null) {
       String id = UUID.randomUUID().toString();
       LOG.error("internal error errorId={}", id, e);
       code = Status.Code.INTERNAL;
@@ -73,10 +89,18 @@ public final class StatusMapper {
   static Status.Code codeOf(Throwable e) {
     if (e instanceof QueryRejectedException || e instanceof SchemaMismatchException
         || e instanceof InvalidTicketException || e instanceof IncompatibleDataException
-        || e instanceof IllegalArgumentException) {
+        || e instanceof IllegalArgumentException || e instanceof LocationNotAllowedException) {
       return Status.Code.INVALID_ARGUMENT;
     }
-    if (e instanceof TableNotFoundException || e instanceof DatasetNotFoundException) {
+    if (e instanceof ResultSpool.SpooledFailure f) {
+      try {
+        return Status.Code.valueOf(f.code());
+      } catch (IllegalArgumentException unknown) {
+        return null;
+      }
+    }
+    if (e instanceof TableNotFoundException || e instanceof DatasetNotFoundException
+        || e instanceof ResultGoneException) {
       return Status.Code.NOT_FOUND;
     }
     if (e instanceof TableExistsException) {
@@ -92,7 +116,8 @@ public final class StatusMapper {
       return Status.Code.FAILED_PRECONDITION;
     }
     if (e instanceof NotLeaderException || e instanceof LeaseRejectedException
-        || e instanceof RegistryUnavailableException || e instanceof StorageException) {
+        || e instanceof RegistryUnavailableException || e instanceof StorageException
+        || e instanceof SpoolUnavailableException) {
       return Status.Code.UNAVAILABLE;
     }
     if (e instanceof WriteConflictException || e instanceof RegistryConflictException
@@ -106,8 +131,14 @@ public final class StatusMapper {
     if (e instanceof CommitStateUnknownException) {
       return Status.Code.UNKNOWN;
     }
-    if (e instanceof OutOfMemoryException) {
+    if (e instanceof OutOfMemoryException || e instanceof QueryLimitException) {
       return Status.Code.RESOURCE_EXHAUSTED;
+    }
+    if (e instanceof QueryTimeoutException) {
+      return Status.Code.DEADLINE_EXCEEDED;
+    }
+    if (e instanceof QueryCancelledException) {
+      return Status.Code.CANCELLED;
     }
     return null;
   }
@@ -131,6 +162,34 @@ public final class StatusMapper {
   static String truncate(String m) {
     return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "... (truncated)";
   }
+
+  /**
+   * A data error (IllegalArgumentException, ArithmeticException: e.g. {@code LN(0)}, {@code 1/0}) that Calcite's
+   * runtime raised while initializing generated code, which evaluates constant expressions once: it reaches us
+   * wrapped in an ExceptionInInitializerError — or, when a cached plan runs the same generated class again, in a
+   * NoClassDefFoundError whose ExceptionInInitializerError names the original exception only in its message. The
+   * query layer does not recognize either as the data error it is.
+   */
+  private static Throwable constantDataError(Throwable t) {
+    for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+      if (!(c instanceof ExceptionInInitializerError)) {
+        continue;
+      }
+      if (c.getCause() instanceof IllegalArgumentException || c.getCause() instanceof ArithmeticException) {
+        return c.getCause();
+      }
+      java.util.regex.Matcher m = RECORDED_INIT_FAILURE.matcher(c.getMessage() == null ? "" : c.getMessage());
+      if (c.getCause() == null && m.matches()) {
+        return new IllegalArgumentException(m.group(2) == null ? m.group(1) : m.group(2));
+      }
+    }
+    return null;
+  }
+
+  /** How the JDK records a class initializer's failure for later uses of the class. */
+  private static final java.util.regex.Pattern RECORDED_INIT_FAILURE = java.util.regex.Pattern.compile(
+      "Exception java\\.lang\\.(IllegalArgumentException|ArithmeticException|NumberFormatException)"
+          + "(?:: (.*))? \\[in thread .*\\]", java.util.regex.Pattern.DOTALL);
 
   /** An Arrow allocator limit anywhere in the cause chain (engines and readers wrap it). */
   private static Throwable memoryLimit(Throwable t) {

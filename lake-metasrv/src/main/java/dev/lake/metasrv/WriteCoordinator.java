@@ -117,6 +117,7 @@ public final class WriteCoordinator {
       for (int attempt = 1; ; attempt++) {
         LeaseFence fence = leadership.enter();
         Tombstone tombstone = new Tombstone(name, expected.generation(), expected.location(), clock.instant());
+        interceptor.beforeRegistryWrite(name, expected.version());
         try {
           store.drop(fence, expected, tombstone);
           LOG.info("table dropped table={} generation={} version={}", name, expected.generation(),

@@ -10,7 +10,12 @@ public interface WriteInterceptor {
   /** Under the table lock, after the read version was established, just before the Lance commit. */
   default void beforeLanceCommit(String table, String location, long readVersion) {}
 
-  /** After the write gate was passed, before the registry write. */
+  /**
+   * The test-only pause point: after the write gate was passed ({@link Leadership#enter()} captured the fence the
+   * registry write will carry) and before that registry write (commit, create, drop, compaction). A write held here
+   * past its lease must not commit once another node took over, nor after this node regained the lease in a later
+   * term: the registry checks the fence captured at the gate. For a drop, {@code newVersion} is the dropped version.
+   */
   default void beforeRegistryWrite(String table, long newVersion) {}
 
   /** A drop resolved its registration and is about to take the table lock. */

@@ -40,9 +40,13 @@ final class CachedStatement {
     this.references = List.copyOf(planner.references());
   }
 
-  /** Parses, checks and validates {@code sql} with the tables {@code resolver} gives. */
-  static CachedStatement validate(String sql, TableResolver resolver) {
-    StatementPlanner planner = new StatementPlanner(resolver);
+  /**
+   * Parses, checks and validates {@code sql} with the tables {@code resolver} gives.
+   *
+   * @param lanceSql whether its plans push single-table subtrees into Lance's SQL engine
+   */
+  static CachedStatement validate(String sql, TableResolver resolver, boolean lanceSql) {
+    StatementPlanner planner = new StatementPlanner(resolver, lanceSql);
     ValidatedStatement validated = planner.validate(StatementParser.parse(sql));
     return new CachedStatement(planner, validated);
   }

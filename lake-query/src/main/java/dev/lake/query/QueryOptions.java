@@ -12,8 +12,10 @@ import java.util.Objects;
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
  * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
  *     1,000; 0 turns the cache off)
+ * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine (default true; off,
+ *     Calcite computes them over Lance scans — for comparisons and diagnosis)
  */
-public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize) {
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -37,16 +39,28 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
     this(batchSize, memoryLimitBytes, clock, DEFAULT_PLAN_CACHE_SIZE);
   }
 
-  /** 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, 1,000 cached plans. */
+  /** These settings with push-down into Lance's SQL engine on. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, true);
+  }
+
+  /**
+   * 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, 1,000 cached plans,
+   * push-down into Lance's SQL engine on.
+   */
   public static QueryOptions defaults() {
     return new QueryOptions(DEFAULT_BATCH_SIZE, Long.MAX_VALUE, Clock.systemUTC(), DEFAULT_PLAN_CACHE_SIZE);
   }
 
   public QueryOptions withBatchSize(int newBatchSize) {
-    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize);
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql);
   }
 
   public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql);
+  }
+
+  public QueryOptions withLanceSql(boolean pushDown) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown);
   }
 }

@@ -5,6 +5,7 @@ import dev.lake.engine.EngineException;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.exec.PinnedTables;
+import dev.lake.query.exec.PushdownCounters;
 import dev.lake.query.exec.QueryResources;
 import dev.lake.query.exec.StatementExecutor;
 import dev.lake.query.plan.CompiledPlan;
@@ -59,12 +60,13 @@ public final class QueryService {
   private final QueryOptions options;
   private final StatementExecutor executor;
   private final PlanCache plans;
+  private final PushdownCounters pushdown = new PushdownCounters();
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
-    this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate);
+    this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate, pushdown);
     this.plans = new PlanCache(options.planCacheSize());
   }
 
@@ -88,7 +90,7 @@ public final class QueryService {
       } else {
         plans.missed();
       }
-      CachedStatement statement = CachedStatement.validate(sql, tables);
+      CachedStatement statement = CachedStatement.validate(sql, tables, options.lanceSql());
       plans.put(sql, statement);
       return statement.prepared(sql);
     } catch (Throwable t) {
@@ -118,10 +120,10 @@ public final class QueryService {
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
       Map<String, TablePin> keyed = PinnedTables.normalize(pins);
-      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize());
+      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown);
       CachedStatement statement = plans.get(sql, keyed).orElse(null);
       if (statement == null) {
-        statement = CachedStatement.validate(sql, tables);
+        statement = CachedStatement.validate(sql, tables, options.lanceSql());
         plans.put(sql, statement);
       } else {
         tables.openAll(statement.validated().tables());
@@ -132,12 +134,12 @@ public final class QueryService {
       if (compiled.isEmpty()) {
         // Another execution is planning with the cached statement: plan a private copy rather than wait.
         plans.busy();
-        statement = CachedStatement.validate(sql, tables);
+        statement = CachedStatement.validate(sql, tables, options.lanceSql());
         compiled = statement.tryCompile(bound);
       }
       CompiledPlan plan = compiled.orElseThrow();
       LOG.debug("statement planned path={} tables={} sql={}", plan.explain().isPresent() ? "explain"
-          : plan.plan().passThrough().isPresent() ? "pass-through" : "calcite", keyed.values(), Echo.of(sql));
+          : plan.plan().path(), keyed.values(), Echo.of(sql));
       return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources);
     } catch (Throwable t) {
       if (resources != null) {
@@ -145,6 +147,11 @@ public final class QueryService {
       }
       throw failure(t, sql);
     }
+  }
+
+  /** How many subtrees and whole statements ran in Lance's SQL engine, and how many fell back to Calcite. */
+  public PushdownStats pushdownStats() {
+    return pushdown.stats();
   }
 
   /** Hits and misses of the plan cache. */

@@ -42,10 +42,19 @@ class StreamingTest extends LakeTestSupport {
 
   @Test
   void calciteResultBiggerThanOneBatchStreamsInSeveralBatches() {
-    Result result = query("SELECT id * 2 AS twice, UPPER(name) AS up FROM big");
+    Result result = query("SELECT id * 2 AS twice, CHAR_LENGTH(name) AS len FROM big");
     assertThat(result.rows()).hasSize(ROWS);
     assertThat(result.batchSizes()).hasSize(ROWS / BATCH).allMatch(size -> size == BATCH);
     assertThat(result.column(0)).contains(1_998L);
+  }
+
+  @Test
+  void lanceSqlResultBiggerThanOneBatchStreamsInBatchesOfAtMostTheBatchSize() {
+    Result result = query("SELECT id * 2 AS twice, UPPER(name) AS up FROM big");
+    assertThat(result.rows()).hasSize(ROWS);
+    assertThat(result.batchSizes()).hasSizeGreaterThanOrEqualTo(ROWS / BATCH).allMatch(size -> size <= BATCH);
+    assertThat(result.column(0)).contains(1_998L);
+    assertThat(result.column(1)).contains("ROW-999");
   }
 
   @Test

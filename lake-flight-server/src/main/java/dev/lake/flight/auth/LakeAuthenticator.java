@@ -1,5 +1,6 @@
 package dev.lake.flight.auth;
 
+import dev.lake.flight.security.PeerCertificates;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -11,21 +12,33 @@ import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 /**
  * Authenticates every call: {@code Authorization: Basic} (checked against the salted hashes in config) is
  * exchanged for a bearer token returned in the response headers; {@code Authorization: Bearer} must carry a
- * token signed with the cluster secret and not expired. Anything else is UNAUTHENTICATED.
+ * token signed with the cluster secret and not expired. With mutual TLS configured, a call without an
+ * {@code Authorization} header is authenticated by its client certificate: the verified subject CN
+ * ({@link PeerCertificates}) must name a configured user. Anything else is UNAUTHENTICATED.
  */
 public final class LakeAuthenticator implements CallHeaderAuthenticator {
   private static final String AUTHORIZATION = "authorization";
   private final Map<String, User> users;
   private final BearerTokens tokens;
+  private final boolean certificateLogin;
 
   public LakeAuthenticator(Map<String, User> users, BearerTokens tokens) {
+    this(users, tokens, false);
+  }
+
+  /** @param certificateLogin accept a verified client certificate's subject CN as the user (mutual TLS only) */
+  public LakeAuthenticator(Map<String, User> users, BearerTokens tokens, boolean certificateLogin) {
     this.users = Map.copyOf(users);
     this.tokens = tokens;
+    this.certificateLogin = certificateLogin;
   }
 
   @Override
   public AuthResult authenticate(CallHeaders headers) {
     String header = headers.get(AUTHORIZATION);
+    if (header == null && certificateLogin) {
+      return certificate(headers.get(PeerCertificates.HEADER));
+    }
     if (header == null) {
       throw CallStatus.UNAUTHENTICATED
           .withDescription("no credentials: log in with a user name and password (basic auth) or a bearer token")
@@ -59,6 +72,18 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
     }
     throw CallStatus.UNAUTHENTICATED
         .withDescription("unsupported authorization scheme: use Basic or Bearer").toRuntimeException();
+  }
+
+  private AuthResult certificate(String subject) {
+    if (subject == null) {
+      throw CallStatus.UNAUTHENTICATED.withDescription("no credentials: log in with a user name and password, a "
+          + "bearer token, or a client certificate whose subject CN names a user").toRuntimeException();
+    }
+    if (!users.containsKey(subject)) {
+      throw CallStatus.UNAUTHENTICATED.withDescription("the client certificate's subject CN names no configured user "
+          + "(auth.users)").toRuntimeException();
+    }
+    return () -> subject;
   }
 
   private String basic(String encoded) {

@@ -8,6 +8,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lake.flight.auth.PasswordHasher;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;
+import dev.lake.flight.cluster.ClusterNodeSettings;
+import dev.lake.flight.limits.LimitSettings;
+import dev.lake.flight.security.SecuritySettings;
+import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
 import dev.lake.engine.CompactionOptions;
 import dev.lake.metasrv.MaintenanceSettings;
@@ -54,6 +58,12 @@ public final class ConfigLoader {
     DEFAULTS.put("gc.orphan-guard", "6h");
     DEFAULTS.put("maintenance.interval", "5m");
     DEFAULTS.putAll(StorageSettings.KEYS);
+    // transport security, read-path limits, heavy results
+    DEFAULTS.putAll(SecuritySettings.KEYS);
+    DEFAULTS.putAll(LimitSettings.KEYS);
+    DEFAULTS.putAll(ResultSettings.KEYS);
+    // cluster: lease timings, internal endpoint, advertised addresses
+    DEFAULTS.putAll(ClusterNodeSettings.KEYS);
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -136,7 +146,11 @@ public final class ConfigLoader {
         duration("maintenance.interval", values.get("maintenance.interval")),
         StorageSettings.fromKeys(values),
         catalogSettings(values),
-        integer("query.plan-cache-size", values.get("query.plan-cache-size")));
+        integer("query.plan-cache-size", values.get("query.plan-cache-size")),
+        SecuritySettings.fromKeys(values),
+        LimitSettings.fromKeys(values),
+        ResultSettings.fromKeys(values, dataRoot),
+        ClusterNodeSettings.fromKeys(values));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

@@ -1,6 +1,10 @@
 package dev.lake.flight.config;
 
 import dev.lake.flight.auth.User;
+import dev.lake.flight.cluster.ClusterNodeSettings;
+import dev.lake.flight.limits.LimitSettings;
+import dev.lake.flight.security.SecuritySettings;
+import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
 import dev.lake.query.CatalogSettings;
 import dev.lake.metasrv.MaintenanceSettings;
@@ -34,6 +38,10 @@ import java.util.Optional;
  * @param catalog the catalog cache shield: TTL, staleness bound, negative TTL, refresh interval
  * @param planCacheSize how many validated plans the planning cache keeps (0: none)
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
+ * @param security TLS, mutual TLS and whether plaintext may be served off loopback
+ * @param limits query timeout, concurrency and admission queue
+ * @param results where and for how long heavy results (PollFlightInfo) are spooled
+ * @param cluster lease timings, internal endpoint port and advertised addresses (used with the DynamoDB registry)
  */
 public record LakeConfig(
     String nodeId,
@@ -54,9 +62,17 @@ public record LakeConfig(
     Duration maintenanceInterval,
     StorageSettings storage,
     CatalogSettings catalog,
-    int planCacheSize) {
+    int planCacheSize,
+    SecuritySettings security,
+    LimitSettings limits,
+    ResultSettings results,
+    ClusterNodeSettings cluster) {
 
   public LakeConfig {
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(security, "security");
+    Objects.requireNonNull(limits, "limits");
+    Objects.requireNonNull(results, "results");
     Objects.requireNonNull(catalog, "catalog");
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("query.plan-cache-size must be >= 0 (0 turns it off)");

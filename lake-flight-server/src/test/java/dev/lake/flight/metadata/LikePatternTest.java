@@ -45,4 +45,15 @@ class LikePatternTest {
     assertThat(LikePattern.of("").matches("")).isTrue();
     assertThat(LikePattern.of("").matches("a")).isFalse();
   }
+
+  @Test
+  void hostilePatternsMatchInLinearTime() {
+    String name = "a".repeat(128);
+    long start = System.nanoTime();
+    assertThat(LikePattern.of("%".repeat(100_000) + "x").matches("probe_table_1")).isFalse();
+    assertThat(LikePattern.of("%a".repeat(60) + "%b").matches(name)).isFalse();
+    assertThat(LikePattern.of("_".repeat(50_000)).matches(name)).isFalse();
+    assertThat(LikePattern.of("%a".repeat(60) + "%").matches(name)).isTrue();
+    assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+  }
 }

@@ -24,12 +24,15 @@ public final class PinnedTables implements TableResolver {
   private final TableEngine engine;
   private final QueryResources resources;
   private final int batchSize;
+  private final PushdownCounters counters;
   private final Map<String, Opened> opened = new HashMap<>();
 
   /**
    * @param pins by reference key (as {@link #normalize} gives them)
    */
-  public PinnedTables(Map<String, TablePin> pins, TableEngine engine, QueryResources resources, int batchSize) {
+  public PinnedTables(Map<String, TablePin> pins, TableEngine engine, QueryResources resources, int batchSize,
+      PushdownCounters counters) {
+    this.counters = counters;
     this.pins = Map.copyOf(pins);
     this.engine = engine;
     this.resources = resources;
@@ -55,12 +58,18 @@ public final class PinnedTables implements TableResolver {
     if (pin == null) {
       return Optional.empty();
     }
-    return Optional.of(new LanceTable(reference, pin, open(reference, pin).snapshot.schema()));
+    Opened opened = open(reference, pin);
+    LanceTable table = new LanceTable(reference, pin, opened.snapshot.schema());
+    table.rowCount(opened.snapshot.countRows());
+    return Optional.of(table);
   }
 
-  /** Opens the tables of a statement validated before (a cached plan), so their scans can be bound. */
+  /**
+   * Opens the tables of a statement validated before (a cached plan), so their scans can be bound, and records each
+   * pinned version's row count (metadata) for the join-order heuristics.
+   */
   public void openAll(Map<String, LanceTable> tables) {
-    tables.values().forEach(table -> open(table.reference(), table.pin()));
+    tables.values().forEach(table -> table.rowCount(open(table.reference(), table.pin()).snapshot.countRows()));
   }
 
   /** The scan source of every opened reference, by reference key. */
@@ -83,7 +92,7 @@ public final class PinnedTables implements TableResolver {
           + "' is no longer available (the table was dropped, or the version was cleaned up after the retention"
           + " window); run the query again to read the current version");
     }
-    table = new Opened(snapshot, new LanceScanSource(snapshot, resources, batchSize));
+    table = new Opened(snapshot, new LanceScanSource(snapshot, resources, batchSize, counters));
     opened.put(reference.key(), table);
     return table;
   }

@@ -1,6 +1,8 @@
 package dev.lake.query.exec;
 
 import dev.lake.query.plan.CompiledPlan;
+import dev.lake.query.plan.EnumerableCode;
+import dev.lake.query.plan.EnumerableLanceSqlScan;
 import dev.lake.query.plan.LanceScanCall;
 import dev.lake.query.plan.LanceTableScan;
 import dev.lake.query.plan.ScanSource;
@@ -19,8 +21,9 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.runtime.Bindable;
 
 /**
- * Turns a compiled statement into its result stream: Lance's batches for a pass-through scan, Calcite's Enumerable
- * rows written into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled plan may be shared by
+ * Turns a compiled statement into its result stream: Lance's batches for a pass-through scan, the batches of Lance's
+ * SQL engine for a statement pushed down whole (Calcite's rows if Lance rejects it), Calcite's Enumerable rows written
+ * into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled plan may be shared by
  * concurrent executions: everything of one execution (its scan sources, clock readings, cancel flag) lives in its
  * own data context.
  */
@@ -28,14 +31,18 @@ public final class StatementExecutor {
   private final int batchSize;
   private final Clock clock;
   private final Function<Throwable, RuntimeException> failures;
+  private final PushdownCounters counters;
 
   /**
    * @param failures translates anything thrown while a batch is produced into lake's exception types
+   * @param counters counts statements pushed down whole
    */
-  public StatementExecutor(int batchSize, Clock clock, Function<Throwable, RuntimeException> failures) {
+  public StatementExecutor(int batchSize, Clock clock, Function<Throwable, RuntimeException> failures,
+      PushdownCounters counters) {
     this.batchSize = batchSize;
     this.clock = clock;
     this.failures = failures;
+    this.counters = counters;
   }
 
   /**
@@ -57,15 +64,28 @@ public final class StatementExecutor {
       return new ResultReader(statement.resultSchema(), new PassThroughBatches(lance, resources), resources,
           failures);
     }
-    Bindable<Object> bindable = compiled.bindable().orElseThrow();
-    Map<String, Object> values = new HashMap<>(compiled.stashed());
+    if (plan.lanceSql().isPresent()) {
+      EnumerableLanceSqlScan scan = plan.lanceSql().get();
+      ScanSource source = source(sources, scan.table().reference().key());
+      Supplier<EnumerableCode> fallback = compiled.fallback().orElseThrow();
+      BatchSource batches = new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),
+          () -> rows(fallback.get(), planner, sources), resources, counters, batchSize);
+      return new ResultReader(statement.resultSchema(), batches, resources, failures);
+    }
+    return new ResultReader(statement.resultSchema(), rows(compiled.code().orElseThrow(), planner, sources),
+        resources, failures);
+  }
+
+  /** Calcite's rows of compiled code, bound to this execution's sources, written into batches. */
+  private BatchSource rows(EnumerableCode code, StatementPlanner planner, Map<String, ScanSource> sources) {
+    Bindable<Object> bindable = code.bindable();
+    Map<String, Object> values = new HashMap<>(code.stashed());
     sources.forEach((reference, source) -> values.put(LanceScanCall.sourceVariable(reference), source));
     AtomicBoolean cancelled = new AtomicBoolean();
     LakeDataContext context = new LakeDataContext(planner.rootSchema().plus(), planner.typeFactory(), values,
         clock, cancelled);
     Supplier<Enumerator<Object>> rows = () -> bindable.bind(context).enumerator();
-    return new ResultReader(statement.resultSchema(), new RowBatches(rows, batchSize, () -> cancelled.set(true)),
-        resources, failures);
+    return new RowBatches(rows, batchSize, () -> cancelled.set(true));
   }
 
   private static ScanSource source(Map<String, ScanSource> sources, String reference) {

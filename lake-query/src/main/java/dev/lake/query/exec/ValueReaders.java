@@ -1,5 +1,8 @@
 package dev.lake.query.exec;
 
+import dev.lake.query.plan.ColumnType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -39,6 +42,53 @@ final class ValueReaders {
   @FunctionalInterface
   interface ValueReader {
     Object read(int row);
+  }
+
+  /**
+   * Reads a column computed by Lance's SQL engine as the row runtime represents {@code type}: Lance may answer with
+   * another Arrow type than Calcite derived (a 32-bit EXTRACT for a BIGINT, a narrower decimal, a double AVG of
+   * integers), so numbers are converted to the Java class of the SQL type and decimals to its scale.
+   */
+  static ValueReader forColumn(FieldVector vector, ColumnType type) {
+    ValueReader reader = forVector(vector);
+    switch (type.type()) {
+      case TINYINT:
+        return numbers(reader, Number::byteValue);
+      case SMALLINT:
+        return numbers(reader, Number::shortValue);
+      case INTEGER:
+        return vector instanceof IntVector ? reader : numbers(reader, Number::intValue);
+      case BIGINT:
+        return vector instanceof BigIntVector ? reader : numbers(reader, Number::longValue);
+      case REAL:
+        return vector instanceof Float4Vector ? reader : numbers(reader, Number::floatValue);
+      case FLOAT:
+      case DOUBLE:
+        return vector instanceof Float8Vector ? reader : numbers(reader, Number::doubleValue);
+      case DECIMAL: {
+        int scale = type.scale();
+        if (vector instanceof DecimalVector && ((DecimalVector) vector).getScale() == scale) {
+          return reader;
+        }
+        return row -> {
+          Object value = reader.read(row);
+          if (value == null) {
+            return null;
+          }
+          BigDecimal decimal = value instanceof BigDecimal ? (BigDecimal) value : new BigDecimal(value.toString());
+          return decimal.setScale(scale, RoundingMode.HALF_UP);
+        };
+      }
+      default:
+        return reader;
+    }
+  }
+
+  private static ValueReader numbers(ValueReader reader, java.util.function.Function<Number, Object> convert) {
+    return row -> {
+      Object value = reader.read(row);
+      return value == null ? null : convert.apply((Number) value);
+    };
   }
 
   static ValueReader forVector(FieldVector vector) {

@@ -2,15 +2,21 @@ package dev.lake.query.exec;
 
 import dev.lake.query.exec.ValueReaders.ValueReader;
 import dev.lake.query.exec.ValueWriters.ValueWriter;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Moves a stored column's batch into a result vector: its buffers are transferred when the types are equal (no
- * copy); view and large strings/binaries are copied down to Utf8/Binary; anything else (a stored column that the
- * statement casts to another unit) is converted value by value.
+ * copy); view and large strings/binaries are copied down to Utf8/Binary; decimals of the same scale keep their
+ * unscaled values (only the declared precision differs); timestamps are rescaled exactly between units; anything
+ * else (a stored column that the statement casts to another unit, a 32-bit integer Lance's SQL engine returned for a
+ * BIGINT) is converted value by value.
  */
 final class VectorCopy {
   private VectorCopy() {}
@@ -37,6 +43,15 @@ final class VectorCopy {
       target.setValueCount(rows);
       return;
     }
+    if (source instanceof DecimalVector && target instanceof DecimalVector
+        && ((DecimalVector) source).getScale() == ((DecimalVector) target).getScale()) {
+      copyDecimals((DecimalVector) source, (DecimalVector) target, rows);
+      return;
+    }
+    if (source instanceof TimeStampVector && target instanceof TimeStampVector) {
+      copyTimestamps((TimeStampVector) source, (TimeStampVector) target, rows);
+      return;
+    }
     target.allocateNew();
     ValueReader reader = ValueReaders.forVector(source);
     ValueWriter writer = ValueWriters.forVector(target);
@@ -44,5 +59,38 @@ final class VectorCopy {
       writer.write(i, reader.read(i));
     }
     target.setValueCount(rows);
+  }
+
+  /** Same scale: the unscaled 128-bit values and the validity bits are copied as they are. */
+  private static void copyDecimals(DecimalVector source, DecimalVector target, int rows) {
+    target.allocateNew(rows);
+    target.getDataBuffer().setBytes(0, source.getDataBuffer(), 0, (long) rows * DecimalVector.TYPE_WIDTH);
+    target.getValidityBuffer().setBytes(0, source.getValidityBuffer(), 0, (rows + 7) / 8);
+    target.setValueCount(rows);
+  }
+
+  /** Rescales between units: exact towards finer units, floored towards coarser ones. */
+  private static void copyTimestamps(TimeStampVector source, TimeStampVector target, int rows) {
+    long from = nanosPer(((ArrowType.Timestamp) source.getField().getType()).getUnit());
+    long to = nanosPer(((ArrowType.Timestamp) target.getField().getType()).getUnit());
+    target.allocateNew(rows);
+    for (int i = 0; i < rows; i++) {
+      if (source.isNull(i)) {
+        target.setNull(i);
+      } else {
+        long value = source.get(i);
+        target.setSafe(i, from >= to ? Math.multiplyExact(value, from / to) : Math.floorDiv(value, to / from));
+      }
+    }
+    target.setValueCount(rows);
+  }
+
+  private static long nanosPer(TimeUnit unit) {
+    switch (unit) {
+      case SECOND: return 1_000_000_000L;
+      case MILLISECOND: return 1_000_000L;
+      case MICROSECOND: return 1_000L;
+      default: return 1L;
+    }
   }
 }

@@ -14,10 +14,12 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
 
@@ -88,11 +90,13 @@ public final class LanceScanRules {
       RexNode expanded = RexUtil.expandSearch(rexBuilder, null, filter.getCondition());
       List<Field> fields = scan.outputFields();
       List<String> pushed = new ArrayList<>();
+      List<RexNode> pushedConjuncts = new ArrayList<>();
       List<RexNode> kept = new ArrayList<>();
       for (RexNode conjunct : RelOptUtil.conjunctions(expanded)) {
         Optional<String> translated = LanceFilterTranslator.translate(conjunct, fields);
         if (translated.isPresent()) {
           pushed.add(translated.get());
+          pushedConjuncts.add(conjunct);
         } else {
           kept.add(conjunct);
         }
@@ -101,10 +105,27 @@ public final class LanceScanRules {
         return;
       }
       scan.filter().ifPresent(existing -> pushed.add(0, existing));
-      LanceTableScan narrowed = scan.withFilter(String.join(" AND ", pushed));
+      List<RexNode> conditions = new ArrayList<>();
+      scan.condition().ifPresent(conditions::add);
+      conditions.add(storedColumns(rexBuilder, scan, pushedConjuncts));
+      LanceTableScan narrowed = scan.withFilter(String.join(" AND ", pushed),
+          RexUtil.composeConjunction(rexBuilder, conditions));
       call.transformTo(kept.isEmpty() ? narrowed
           : filter.copy(filter.getTraitSet(), narrowed, RexUtil.composeConjunction(rexBuilder, kept)));
     }
+  }
+
+  /** The conjunction of {@code conjuncts} (over the scan's output) rewritten over the table's stored columns. */
+  private static RexNode storedColumns(RexBuilder rexBuilder, LanceTableScan scan, List<RexNode> conjuncts) {
+    List<RelDataTypeField> stored = scan.getTable().getRowType().getFieldList();
+    ImmutableIntList projects = scan.projects();
+    return RexUtil.composeConjunction(rexBuilder, conjuncts).accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        int column = projects.get(ref.getIndex());
+        return new RexInputRef(column, stored.get(column).getType());
+      }
+    });
   }
 
   private static final class LimitRule extends RelRule<LanceRuleConfig> {

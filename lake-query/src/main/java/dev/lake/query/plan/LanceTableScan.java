@@ -26,6 +26,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableIntList;
 
 /**
@@ -37,21 +38,23 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   private final LanceTable lanceTable;
   private final ImmutableIntList projects;
   private final Optional<String> filter;
+  private final Optional<RexNode> condition;
   private final Optional<Long> limit;
 
   private LanceTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, LanceTable lanceTable,
-      ImmutableIntList projects, Optional<String> filter, Optional<Long> limit) {
+      ImmutableIntList projects, Optional<String> filter, Optional<RexNode> condition, Optional<Long> limit) {
     super(cluster, traits, List.of(), table);
     this.lanceTable = lanceTable;
     this.projects = projects;
     this.filter = filter;
+    this.condition = condition;
     this.limit = limit;
   }
 
   /** A scan of every stored column, nothing pushed yet. */
   static LanceTableScan of(RelOptCluster cluster, RelOptTable table, LanceTable lanceTable) {
     return new LanceTableScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, lanceTable,
-        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty());
+        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   public LanceTable lanceTable() {
@@ -67,8 +70,25 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
     return filter;
   }
 
+  /** The pushed filter as a condition over the stored columns (what {@link #filter()} says in Lance's dialect). */
+  public Optional<RexNode> condition() {
+    return condition;
+  }
+
   public Optional<Long> limit() {
     return limit;
+  }
+
+  /** Whether nothing was pushed into this scan yet: every stored column, no filter, no limit. */
+  public boolean bare() {
+    return filter.isEmpty() && limit.isEmpty()
+        && projects.equals(ImmutableIntList.identity(lanceTable.fields().size()));
+  }
+
+  /** This table scanned with nothing pushed. */
+  LanceTableScan asBare() {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable,
+        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   /** The stored fields this scan returns, in output order. */
@@ -91,21 +111,29 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   }
 
   LanceTableScan withProjects(ImmutableIntList newProjects) {
-    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, newProjects, filter, limit);
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, newProjects, filter, condition, limit);
   }
 
-  LanceTableScan withFilter(String newFilter) {
-    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, Optional.of(newFilter), limit);
+  /**
+   * This scan with another filter pushed.
+   *
+   * @param newFilter the whole filter, in Lance's dialect
+   * @param newCondition the whole filter as a condition over the stored columns
+   */
+  LanceTableScan withFilter(String newFilter, RexNode newCondition) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, Optional.of(newFilter),
+        Optional.of(newCondition), limit);
   }
 
   LanceTableScan withLimit(long newLimit) {
-    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, Optional.of(newLimit));
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition,
+        Optional.of(newLimit));
   }
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
     return traits.equals(traitSet) ? this
-        : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, limit);
+        : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, condition, limit);
   }
 
   @Override

@@ -11,16 +11,33 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 
 /**
- * The rule sets of lake's planner. Logical rewriting (sub-queries, constant folding, filter and projection
- * push-down, pushing into Lance scans) runs in deterministic Hep programs; the cost-based Volcano phase only picks
- * Enumerable implementations, without join reordering (facts.md: stock join exploration takes seconds on TPC-H Q7
- * and Q19).
+ * The rule sets of lake's planner. Logical rewriting runs in deterministic Hep programs, in this order: sub-queries,
+ * normalization (constant folding, filter and projection push-down — into Lance scans too —, common factors pulled
+ * out of ORs), heuristic join ordering ({@link #JOIN_ORDER}), then — after whole single-table subtrees were pushed
+ * into Lance's SQL engine ({@link LancePushdown}) — the late rewrites ({@link #LATE}: aggregate functions Calcite's
+ * runtime lacks, and what is left to push into Lance scans). The cost-based Volcano phase only picks Enumerable
+ * implementations; it never explores join orders (facts.md: stock join exploration takes seconds on TPC-H Q7 and
+ * Q19).
  */
 final class PlanRules {
+  private static final int MAX_EXPANSIONS = 64;
+
   /** Sub-queries to correlates, before decorrelation. */
   static final HepProgram SUB_QUERIES = new HepProgramBuilder()
       .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
           CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+      .build();
+
+  /**
+   * OR-ed join predicates (TPC-H Q7, Q19), before normalization: common conjuncts are pulled out of each OR (a join
+   * condition repeated in every branch becomes an equi-join key), then each OR spanning a join's inputs also yields,
+   * per input, the OR of what its branches say about that input alone — redundant filters that normalization pushes
+   * below the join.
+   */
+  static final HepProgram DISJUNCTIONS = new HepProgramBuilder()
+      .addRuleCollection(List.of(FactorDisjunctionRules.FILTER, FactorDisjunctionRules.JOIN))
+      .addMatchLimit(MAX_EXPANSIONS)
+      .addRuleCollection(List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_LOCAL, CoreRules.EXPAND_JOIN_DISJUNCTION_LOCAL))
       .build();
 
   /** Logical normalization and push-down into Lance scans, to a fixpoint. */
@@ -29,8 +46,34 @@ final class PlanRules {
       .addRuleCollection(normalizeRules())
       .build();
 
+  /**
+   * Heuristic join ordering: inner joins are gathered into one multi-join and re-ordered by Calcite's
+   * {@code LoptOptimizeJoinRule} (row counts of the pinned versions, selectivities; no exhaustive search), then the
+   * filters and projections it leaves are normalized again.
+   */
+  static final HepProgram JOIN_ORDER = new HepProgramBuilder()
+      .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+      .addRuleCollection(List.of(CoreRules.JOIN_TO_MULTI_JOIN, CoreRules.PROJECT_MULTI_JOIN_MERGE,
+          CoreRules.FILTER_MULTI_JOIN_MERGE))
+      .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+      .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+      .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
+          CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+      .build();
+
+  /**
+   * After the push-down into Lance's SQL engine: aggregate functions reduced to ones Calcite's runtime implements
+   * (AVG to SUM/COUNT, DISTINCT aggregates to grouping; Lance computes both itself), and projections, filters and
+   * limits pushed into Lance scans.
+   */
+  static final HepProgram LATE = new HepProgramBuilder()
+      .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+      .addRuleCollection(lateRules())
+      .build();
+
   /** The Volcano phase: Enumerable implementations of logical operators. */
   static final List<RelOptRule> PHYSICAL = List.of(
+      EnumerableLanceSqlScan.RULE,
       EnumerableRules.ENUMERABLE_JOIN_RULE,
       EnumerableRules.ENUMERABLE_CORRELATE_RULE,
       EnumerableRules.ENUMERABLE_PROJECT_RULE,
@@ -69,8 +112,6 @@ final class PlanRules {
         CoreRules.FILTER_AGGREGATE_TRANSPOSE,
         CoreRules.FILTER_SET_OP_TRANSPOSE,
         CoreRules.AGGREGATE_PROJECT_MERGE,
-        CoreRules.AGGREGATE_REDUCE_FUNCTIONS,
-        CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
         CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW,
         CoreRules.UNION_MERGE,
         CoreRules.FILTER_VALUES_MERGE,
@@ -86,6 +127,18 @@ final class PlanRules {
         PruneEmptyRules.JOIN_LEFT_INSTANCE,
         PruneEmptyRules.JOIN_RIGHT_INSTANCE,
         PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE));
+    rules.addAll(LanceScanRules.ALL);
+    return rules;
+  }
+
+  private static List<RelOptRule> lateRules() {
+    List<RelOptRule> rules = new ArrayList<>(List.of(
+        CoreRules.AGGREGATE_REDUCE_FUNCTIONS,
+        CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
+        CoreRules.FILTER_MERGE,
+        CoreRules.PROJECT_MERGE,
+        CoreRules.PROJECT_REMOVE,
+        CoreRules.FILTER_PROJECT_TRANSPOSE));
     rules.addAll(LanceScanRules.ALL);
     return rules;
   }

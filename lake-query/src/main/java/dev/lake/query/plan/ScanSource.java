@@ -2,6 +2,7 @@ package dev.lake.query.plan;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.calcite.linq4j.Enumerable;
 
@@ -10,6 +11,9 @@ import org.apache.calcite.linq4j.Enumerable;
  * {@code prepare} has none.
  */
 public interface ScanSource {
+  /** The name a pushed-down statement gives the one table it reads. */
+  String SQL_TABLE = "lake_table";
+
   /**
    * A lazy enumerable over the table's rows: nothing is read until its enumerator moves, batches are read one at a
    * time, and closing the enumerator closes the scan.
@@ -27,4 +31,16 @@ public interface ScanSource {
    * @param columns stored column names in output order, at least one
    */
   ArrowReader batches(List<String> columns, Optional<String> filter, Optional<Long> limit);
+
+  /**
+   * A lazy enumerable over the rows of a statement run by Lance's SQL engine on this table (named
+   * {@link #SQL_TABLE} in it), each value converted to the row runtime's representation of {@code columns}. If Lance
+   * rejects the statement (when it is planned, or while its first batch is computed), the rows of {@code fallback}
+   * are returned instead and the fallback is counted.
+   */
+  Enumerable<Object> sqlRows(String sql, List<ColumnType> columns, RowShape shape,
+      Supplier<Enumerable<Object>> fallback);
+
+  /** Lance's own batches of a statement run by its SQL engine on this table; the caller closes the reader. */
+  ArrowReader sql(String sql);
 }

@@ -3,13 +3,13 @@ package dev.lake.query.plan;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.sql.SqlExplainLevel;
 
 /**
- * An optimized statement and the path that runs it: either one Lance scan whose batches pass through unchanged, or
- * an Enumerable plan that Calcite runs row by row.
+ * An optimized statement and the path that runs it: one Lance scan whose batches pass through unchanged; one
+ * statement run whole by Lance's SQL engine, its batches streamed (the plan is then a single
+ * {@link EnumerableLanceSqlScan}, whose fallback Calcite runs if Lance rejects it); or an Enumerable plan that
+ * Calcite runs row by row, possibly over pushed-down subtrees.
  *
  * @param passThrough the scan, when the whole statement is one scan of stored columns with pushed filter and limit
  * @param enumerable the Calcite plan otherwise
@@ -31,6 +31,16 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
     return new StatementPlan(Optional.empty(), Optional.of(rel));
   }
 
+  /** The pushed-down statement, when Lance's SQL engine runs the whole statement. */
+  public Optional<EnumerableLanceSqlScan> lanceSql() {
+    return enumerable.filter(EnumerableLanceSqlScan.class::isInstance).map(EnumerableLanceSqlScan.class::cast);
+  }
+
+  /** The path's name, for logs: pass-through, lance-sql or calcite. */
+  public String path() {
+    return passThrough.isPresent() ? "pass-through" : lanceSql().isPresent() ? "lance-sql" : "calcite";
+  }
+
   /** The plan as text for EXPLAIN: the path taken, then the operator tree. */
   public String explain() {
     RelNode rel = passThrough.isPresent() ? passThrough.get() : (RelNode) enumerable.get();
@@ -40,10 +50,16 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
       header = "pass-through: Lance streams the stored batches of table " + scan.lanceTable().name()
           + " version " + scan.lanceTable().pin().version() + " unchanged (projection, filter and limit pushed"
           + " into the scan)";
+    } else if (lanceSql().isPresent()) {
+      EnumerableLanceSqlScan sql = lanceSql().get();
+      header = "lance-sql: the whole statement runs in Lance's SQL engine on table " + sql.table().name()
+          + " version " + sql.table().pin().version() + " and its Arrow batches stream out (pushed: "
+          + String.join(", ", sql.pushed()) + ")";
     } else {
-      header = "calcite: Calcite's Enumerable runtime computes the rows (Lance scans below it get their"
-          + " projections and filters pushed; computed TIME/TIMESTAMP values carry milliseconds)";
+      header = "calcite: Calcite's Enumerable runtime computes the rows (LanceSqlScan subtrees run in Lance's SQL"
+          + " engine, Lance scans below it get their projections and filters pushed; computed TIME/TIMESTAMP values"
+          + " carry milliseconds)";
     }
-    return header + "\n" + RelOptUtil.toString(rel, SqlExplainLevel.EXPPLAN_ATTRIBUTES).strip();
+    return header + "\n" + PushedDownPlan.text(rel);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -25,6 +26,7 @@ import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -57,8 +59,10 @@ import org.apache.calcite.tools.RuleSets;
 
 /**
  * Plans one statement: validation against the tables its {@link TableResolver} gives, conversion to relational
- * algebra, then (for execution) parameter binding, rewriting, push-down into Lance scans and the choice between
- * pass-through and Calcite's Enumerable runtime. One instance per statement and call; not thread-safe.
+ * algebra, then (for execution) parameter binding, rewriting, join ordering, push-down of whole single-table subtrees
+ * into Lance's SQL engine and of projections and filters into Lance scans, and the choice between pass-through, a
+ * whole statement in Lance's SQL engine and Calcite's Enumerable runtime. One instance per statement; planning is
+ * serialized on it.
  */
 public final class StatementPlanner {
   private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
@@ -80,8 +84,13 @@ public final class StatementPlanner {
   private final LakeCatalogReader catalogReader;
   private final VolcanoPlanner planner;
   private final RelOptCluster cluster;
+  private final boolean lanceSql;
 
-  public StatementPlanner(TableResolver resolver) {
+  /**
+   * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine
+   */
+  public StatementPlanner(TableResolver resolver, boolean lanceSql) {
+    this.lanceSql = lanceSql;
     this.mainSchema = new MainSchema(resolver);
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     rootSchema.add("lake", new AbstractSchema()).add("main", mainSchema);
@@ -141,24 +150,64 @@ public final class StatementPlanner {
    *
    * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
    */
-  public CompiledPlan compile(ValidatedStatement statement, List<Object> parameters) {
+  public synchronized CompiledPlan compile(ValidatedStatement statement, List<Object> parameters) {
     try {
       StatementPlan plan = plan(statement, parameters);
       if (statement.explain()) {
-        return new CompiledPlan(plan, Optional.empty(), Map.of(), Optional.of(plan.explain()));
+        return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.of(plan.explain()));
       }
       if (plan.enumerable().isEmpty()) {
-        return new CompiledPlan(plan, Optional.empty(), Map.of(), Optional.empty());
+        return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.empty());
       }
-      Map<String, Object> stashed = new HashMap<>();
-      @SuppressWarnings("unchecked")
-      Bindable<Object> bindable = EnumerableInterpretable.toBindable(stashed, null, plan.enumerable().get(),
-          EnumerableRel.Prefer.ARRAY);
-      return new CompiledPlan(plan, Optional.of(bindable), stashed, Optional.empty());
+      EnumerableRel physical = plan.enumerable().get();
+      if (plan.lanceSql().isPresent()) {
+        // Lance runs the whole statement; Calcite's code for its fallback is compiled only if Lance ever rejects it.
+        EnumerableRel fallback = (EnumerableRel) plan.lanceSql().get().getInput();
+        return new CompiledPlan(plan, Optional.empty(), Optional.of(new Once<>(() -> compileLater(fallback))),
+            Optional.empty());
+      }
+      return new CompiledPlan(plan, Optional.of(code(physical)), Optional.empty(), Optional.empty());
     } finally {
       // Keep nothing of this execution's search: a cached planner is reused for the next one.
       planner.clear();
       cluster.invalidateMetadataQuery();
+    }
+  }
+
+  private static EnumerableCode code(EnumerableRel physical) {
+    Map<String, Object> stashed = new HashMap<>();
+    @SuppressWarnings("unchecked")
+    Bindable<Object> bindable = EnumerableInterpretable.toBindable(stashed, null, physical,
+        EnumerableRel.Prefer.ARRAY);
+    return new EnumerableCode(bindable, stashed);
+  }
+
+  /** Compiles a plan this planner made earlier, on the calling thread, never while it plans another. */
+  private synchronized EnumerableCode compileLater(EnumerableRel physical) {
+    cluster.setMetadataProvider(cluster.getMetadataProvider());
+    cluster.invalidateMetadataQuery();
+    try {
+      return code(physical);
+    } finally {
+      cluster.invalidateMetadataQuery();
+    }
+  }
+
+  /** A supplier that computes its value once, on first use; thread-safe. */
+  private static final class Once<T> implements Supplier<T> {
+    private final Supplier<T> compute;
+    private T value;
+
+    Once(Supplier<T> compute) {
+      this.compute = compute;
+    }
+
+    @Override
+    public synchronized T get() {
+      if (value == null) {
+        value = compute.get();
+      }
+      return value;
     }
   }
 
@@ -184,7 +233,15 @@ public final class StatementPlanner {
     rel = hep(PlanRules.SUB_QUERIES, rel);
     rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
     rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+    rel = hep(PlanRules.DISJUNCTIONS, rel);
     rel = hep(PlanRules.NORMALIZE, rel);
+    if (RelOptUtil.countJoins(rel) > 0) {
+      rel = hep(PlanRules.JOIN_ORDER, rel);
+    }
+    if (lanceSql) {
+      rel = LancePushdown.rewrite(rel);
+    }
+    rel = hep(PlanRules.LATE, rel);
     if (rel instanceof LanceTableScan) {
       return StatementPlan.passThrough((LanceTableScan) rel);
     }

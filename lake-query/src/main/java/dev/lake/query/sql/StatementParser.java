@@ -1,6 +1,7 @@
 package dev.lake.query.sql;
 
 import dev.lake.query.QueryRejectedException;
+import java.util.regex.Pattern;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -22,6 +23,10 @@ public final class StatementParser {
       .withConformance(SqlConformanceEnum.LENIENT)
       .withParserFactory(SqlDdlParserImpl.FACTORY)
       .withIdentifierMaxLength(1024);
+
+  /** {@code SELECT ... INTO OUTFILE '...'} and the like (other engines' way of writing a file). */
+  private static final Pattern INTO_FILE = Pattern.compile("\\bINTO\\s+(OUTFILE|DUMPFILE)\\b",
+      Pattern.CASE_INSENSITIVE);
 
   private StatementParser() {}
 
@@ -45,6 +50,10 @@ public final class StatementParser {
       QueryRejectedException disallowed = SqlSurfacePolicy.disallowedKeyword(sql);
       if (disallowed != null) {
         throw disallowed;
+      }
+      if (INTO_FILE.matcher(sql).find()) {
+        throw new QueryRejectedException("SELECT ... INTO OUTFILE/DUMPFILE statements are not allowed: "
+            + SqlSurfacePolicy.READ_ONLY + "; lake writes no files, it streams results to the client");
       }
       throw new QueryRejectedException("SQL syntax error: " + firstLine(e.getMessage()), e);
     } catch (StackOverflowError e) {

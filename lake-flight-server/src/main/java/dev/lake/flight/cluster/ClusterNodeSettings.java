@@ -1,0 +1,97 @@
+package dev.lake.flight.cluster;
+
+import dev.lake.flight.config.ConfigLoader;
+import dev.lake.metasrv.LeaseSettings;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A node's cluster settings (used with {@code registry.backend: dynamodb}; keys in docs/config.md).
+ *
+ * @param lease lease duration, safety margin (covers the cluster's maximum clock skew), campaign timeout, renewal
+ *     interval
+ * @param internalPort the port of the internal Flight endpoint followers forward writes to (0: any free port)
+ * @param internalAddress the {@code host:port} other nodes reach that endpoint at (written into the lease); by
+ *     default {@code server.host} and the bound internal port
+ * @param advertisedAddress the {@code host:port} clients reach this node's Flight SQL endpoint at (shown by
+ *     {@code lake.status}); by default {@code server.host} and the bound port
+ */
+public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optional<String> internalAddress,
+    Optional<String> advertisedAddress) {
+
+  /** The configuration keys read here and their defaults (null: none), in the order docs/config.md lists them. */
+  public static final Map<String, String> KEYS;
+
+  static {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("server.internal-port", "0");
+    keys.put("node.internal-address", null);
+    keys.put("node.advertised-address", null);
+    keys.put("lease.duration", "10s");
+    keys.put("lease.safety-margin", "3s");
+    keys.put("lease.campaign-timeout", "2s");
+    keys.put("lease.renew-interval", "1s");
+    KEYS = Collections.unmodifiableMap(keys);
+  }
+
+  public ClusterNodeSettings {
+    Objects.requireNonNull(lease, "lease");
+    Objects.requireNonNull(internalAddress, "internalAddress");
+    Objects.requireNonNull(advertisedAddress, "advertisedAddress");
+    if (internalPort < 0 || internalPort > 65535) {
+      throw new IllegalArgumentException("server.internal-port must be 0..65535, was " + internalPort);
+    }
+    internalAddress.ifPresent(a -> hostPort("node.internal-address", a));
+    advertisedAddress.ifPresent(a -> hostPort("node.advertised-address", a));
+  }
+
+  public static ClusterNodeSettings defaults() {
+    return fromKeys(Map.of());
+  }
+
+  /** Reads {@link #KEYS} from merged configuration values (missing keys take their defaults). */
+  public static ClusterNodeSettings fromKeys(Map<String, String> values) {
+    Map<String, String> v = new LinkedHashMap<>(KEYS);
+    values.forEach((k, value) -> {
+      if (KEYS.containsKey(k)) {
+        v.put(k, value);
+      }
+    });
+    LeaseSettings lease = new LeaseSettings(
+        ConfigLoader.duration("lease.duration", v.get("lease.duration")),
+        ConfigLoader.duration("lease.safety-margin", v.get("lease.safety-margin")),
+        ConfigLoader.duration("lease.campaign-timeout", v.get("lease.campaign-timeout")),
+        ConfigLoader.duration("lease.renew-interval", v.get("lease.renew-interval")));
+    int port;
+    try {
+      port = Integer.parseInt(v.get("server.internal-port").strip());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("server.internal-port = '" + v.get("server.internal-port")
+          + "' is not an integer");
+    }
+    return new ClusterNodeSettings(lease, port, text(v, "node.internal-address"), text(v, "node.advertised-address"));
+  }
+
+  private static Optional<String> text(Map<String, String> values, String key) {
+    return Optional.ofNullable(values.get(key)).map(String::strip).filter(s -> !s.isEmpty());
+  }
+
+  private static void hostPort(String key, String address) {
+    int colon = address.lastIndexOf(':');
+    boolean ok = colon > 0 && colon < address.length() - 1;
+    if (ok) {
+      try {
+        int p = Integer.parseInt(address.substring(colon + 1));
+        ok = p > 0 && p <= 65535;
+      } catch (NumberFormatException e) {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      throw new IllegalArgumentException(key + " = '" + address + "' is not host:port (e.g. 10.0.0.5:32011)");
+    }
+  }
+}

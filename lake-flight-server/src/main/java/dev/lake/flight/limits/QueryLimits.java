@@ -1,0 +1,96 @@
+package dev.lake.flight.limits;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+
+/**
+ * The read path's limits on one node: {@link #begin} starts a query's clock (its timeout runs from DoGet's start to
+ * the last batch, slow readers included), registers it for cancellation, and hands back its {@link QueryControl},
+ * whose {@link QueryControl#admit()} waits for an admission slot. Close it to release everything.
+ */
+public final class QueryLimits implements AutoCloseable {
+  private final LimitSettings settings;
+  private final LongSupplier ticker;
+  private final Function<Throwable, RuntimeException> toStatus;
+  private final Admission admission;
+  private final RunningQueries running;
+  private final ScheduledExecutorService watchdogs;
+
+  /**
+   * @param ticker monotonic nanoseconds (deadlines)
+   * @param clock wall time (ticket expiries of cancelled queries)
+   * @param toStatus turns a failure into the status the client gets (the node's one status mapping)
+   */
+  public QueryLimits(LimitSettings settings, LongSupplier ticker, Clock clock,
+      Function<Throwable, RuntimeException> toStatus) {
+    this.settings = settings;
+    this.ticker = ticker;
+    this.toStatus = toStatus;
+    this.admission = new Admission(settings.maxConcurrent(), settings.maxQueued(), ticker);
+    this.running = new RunningQueries(clock);
+    AtomicInteger n = new AtomicInteger();
+    this.watchdogs = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "lake-query-deadlines-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Starts the clock of query {@code queryId} answering {@code listener}; the client's cancel stops it.
+   *
+   * @throws QueryCancelledException when this query was cancelled before it started here
+   */
+  public QueryControl begin(String queryId, ServerStreamListener listener) {
+    Duration timeout = settings.timeout();
+    long deadline = ticker.getAsLong() + timeout.toNanos();
+    QueryControl[] self = new QueryControl[1];
+    QueryControl control = new QueryControl(queryId, listener, toStatus, admission, deadline,
+        () -> running.unregister(self[0]));
+    self[0] = control;
+    running.register(control);
+    listener.setOnCancelHandler(() -> control.stop(new QueryCancelledException("the client cancelled the query")));
+    control.watchdog(watchdogs.schedule(() -> control.stop(new QueryTimeoutException("the query ran longer than "
+        + "query.timeout (" + format(timeout) + ", from DoGet's start to its last batch) and was stopped; narrow it, "
+        + "read it faster, or use PollFlightInfo for heavy results")), timeout.toNanos(), TimeUnit.NANOSECONDS));
+    return control;
+  }
+
+  public LimitSettings settings() {
+    return settings;
+  }
+
+  public Admission admission() {
+    return admission;
+  }
+
+  public RunningQueries running() {
+    return running;
+  }
+
+  @Override
+  public void close() {
+    watchdogs.shutdownNow();
+  }
+
+  static String format(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 3_600_000 == 0) {
+      return ms / 3_600_000 + "h";
+    }
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    if (ms % 1000 == 0) {
+      return ms / 1000 + "s";
+    }
+    return ms + "ms";
+  }
+}

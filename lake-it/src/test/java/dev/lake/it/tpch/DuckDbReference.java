@@ -1,0 +1,98 @@
+package dev.lake.it.tpch;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * DuckDB in this process (in memory) as the reference engine: tables are loaded from the very Arrow batches lake
+ * ingests (through Arrow's C stream interface, so both engines hold exactly the same values and types), and queries
+ * answer through DuckDB's JDBC driver.
+ */
+public final class DuckDbReference implements AutoCloseable {
+  private final Connection connection;
+
+  private DuckDbReference(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** An empty in-memory database using {@code threads} threads. */
+  public static DuckDbReference open(int threads) throws SQLException {
+    Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET threads TO " + threads);
+    }
+    return new DuckDbReference(connection);
+  }
+
+  /** Creates table {@code name} with every batch of {@code data} (consumed and closed). */
+  public void load(String name, ArrowReader data, BufferAllocator allocator) throws SQLException {
+    try (ArrowReader reader = data; ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+        Statement statement = connection.createStatement()) {
+      Data.exportArrayStream(allocator, reader, stream);
+      String source = name + "_arrow_source";
+      connection.unwrap(DuckDBConnection.class).registerArrowStream(source, stream);
+      statement.execute("CREATE TABLE " + name + " AS SELECT * FROM " + source);
+    } catch (java.io.IOException e) {
+      throw new SQLException("closing the Arrow source of table " + name + " failed", e);
+    }
+  }
+
+  /** Every row of the answer, as JDBC {@code getObject} values. */
+  public List<List<Object>> rows(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+      return JdbcRows.read(result);
+    }
+  }
+
+  /** Runs {@code sql} and reads every row without keeping them; returns the row count. */
+  public long drain(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+      return JdbcRows.drain(result);
+    }
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+
+  /** Reading JDBC result sets, shared with the lake side. */
+  public static final class JdbcRows {
+    private JdbcRows() {}
+
+    public static List<List<Object>> read(ResultSet result) throws SQLException {
+      int columns = result.getMetaData().getColumnCount();
+      List<List<Object>> rows = new ArrayList<>();
+      while (result.next()) {
+        List<Object> row = new ArrayList<>(columns);
+        for (int c = 1; c <= columns; c++) {
+          row.add(result.getObject(c));
+        }
+        rows.add(row);
+      }
+      return rows;
+    }
+
+    public static long drain(ResultSet result) throws SQLException {
+      int columns = result.getMetaData().getColumnCount();
+      long rows = 0;
+      while (result.next()) {
+        for (int c = 1; c <= columns; c++) {
+          result.getObject(c);
+        }
+        rows++;
+      }
+      return rows;
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package dev.lake.it.tpch;
+
+import dev.lake.it.support.FlightTestClient;
+import dev.lake.it.support.LakeTestServer;
+import dev.lake.registry.TableRegistration;
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * {@code bin/lake bench tpch --sf 1}: TPC-H through a real lake server against DuckDB on the same data, in the same
+ * run. Generates the tables, loads them into lake through Flight bulk ingest (timed against a direct Lance write of
+ * the same batches) and into DuckDB from the same batches, then runs the 22 queries interleaved — DuckDB, lake through
+ * the JDBC driver, lake through FlightSqlClient (and Lance's own SQL for queries lake pushes down whole) — a warm-up
+ * then medians of {@code --runs}, each run capped at {@code --cap-seconds}. Also measures SELECT * through
+ * FlightSqlClient against a raw Lance scan and the warm time to the first batch. Prints the figures and writes them
+ * to {@code --out} (default {@code verification/bench-tpch.md}).
+ *
+ * <p>Options: {@code --sf} scale factor (default 1), {@code --runs} (5), {@code --cap-seconds} (60),
+ * {@code --duckdb-threads} (2), {@code --batch-rows} (65536), {@code --work} (a fresh directory under
+ * {@code target/bench}), {@code --out}.
+ */
+public final class TpchBenchmark {
+  private static final Pattern LANCE_SQL = Pattern.compile("LanceSqlScan\\(table=\\[(\\w+)\\].*sql=\\[(.*)\\]\\)");
+
+  private final BenchmarkOptions options;
+  private final BenchmarkReport report;
+
+  private TpchBenchmark(BenchmarkOptions options) {
+    this.options = options;
+    this.report = new BenchmarkReport(options);
+  }
+
+  public static void main(String[] args) throws Exception {
+    BenchmarkOptions options = BenchmarkOptions.parse(args);
+    new TpchBenchmark(options).run();
+    // The Flight and DuckDB clients leave non-daemon threads behind; the figures are written.
+    System.exit(0);
+  }
+
+  private void run() throws Exception {
+    Files.createDirectories(options.work());
+    try (BufferAllocator allocator = new RootAllocator();
+        LakeTestServer server = LakeTestServer.start(options.work().resolve("lake"));
+        FlightTestClient client = server.client();
+        DuckDbReference duckDb = DuckDbReference.open(options.duckDbThreads());
+        Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
+      load(allocator, server, client, duckDb);
+      queries(allocator, server, client, duckDb, jdbc);
+      selectStar(allocator, server, client);
+    }
+    report.write();
+  }
+
+  private void load(BufferAllocator allocator, LakeTestServer server, FlightTestClient client, DuckDbReference duckDb)
+      throws Exception {
+    for (TpchTable<?> table : TpchTable.getTables()) {
+      String name = table.getTableName();
+      long start = System.nanoTime();
+      try (RecordedBatches batches = RecordedBatches.record(
+          TpchArrow.reader(table, options.scale(), options.batchRows(), allocator))) {
+        long generated = System.nanoTime() - start;
+        int rounds = name.equals("lineitem") ? 2 : 1;
+        Samples direct = new Samples();
+        Samples ingest = new Samples();
+        for (int round = 0; round < rounds; round++) {
+          String uri = options.work().resolve("direct").resolve(name + "-" + round).toString();
+          direct.add(BenchClock.time(() -> LanceDirect.write(uri, batches.reader(allocator), allocator)));
+          String target = round == 0 ? name : name + "_again";
+          ingest.add(BenchClock.time(() -> client.ingest(target, batches.reader(allocator), FlightTestClient.create(),
+              Map.of())));
+        }
+        long duck = BenchClock.time(() -> {
+          duckDb.load(name, batches.reader(allocator), allocator);
+          return null;
+        });
+        report.table(name, batches.rows(), generated, direct, ingest, duck);
+        BenchmarkReport.log("loaded " + name + " rows=" + batches.rows());
+      }
+    }
+  }
+
+  private void queries(BufferAllocator allocator, LakeTestServer server, FlightTestClient client,
+      DuckDbReference duckDb, Connection jdbc) throws Exception {
+    long cap = options.capSeconds() * 1_000_000_000L;
+    for (int query = 1; query <= 22; query++) {
+      String sql = TpchQueries.sql(query);
+      long planStart = System.nanoTime();
+      String plan = explain(jdbc, sql);
+      long planning = System.nanoTime() - planStart;
+      Matcher pushed = plan.startsWith("lance-sql") ? LANCE_SQL.matcher(plan) : null;
+      TableRegistration table = pushed != null && pushed.find()
+          ? server.server().metaStore().get(pushed.group(1)).orElseThrow() : null;
+      String lanceSql = table == null ? null : pushed.group(2);
+
+      List<BenchClock.Timed> engines = new ArrayList<>();
+      engines.add(new BenchClock.Timed("duckdb", () -> duckDb.drain(sql)));
+      engines.add(new BenchClock.Timed("lake-jdbc", () -> jdbcDrain(jdbc, sql)));
+      engines.add(new BenchClock.Timed("lake-flight", () -> flightDrain(client, sql)));
+      if (lanceSql != null) {
+        engines.add(new BenchClock.Timed("lance-sql", () -> LanceDirect.sql(table.location(), table.version(),
+            "lake_table", lanceSql, allocator)));
+      }
+      List<Samples> samples = BenchClock.interleave(engines, options.runs(), cap);
+      report.query(query, planning, plan.lines().findFirst().orElse(""), samples, lanceSql != null);
+      BenchmarkReport.log("Q" + query + " " + report.lastQueryLine());
+    }
+  }
+
+  private void selectStar(BufferAllocator allocator, LakeTestServer server, FlightTestClient client)
+      throws Exception {
+    TableRegistration lineitem = server.server().metaStore().get("lineitem").orElseThrow();
+    String sql = "SELECT * FROM lineitem";
+    List<BenchClock.Timed> engines = List.of(
+        new BenchClock.Timed("lake-flight", () -> flightDrain(client, sql)),
+        new BenchClock.Timed("lance-scan", () -> LanceDirect.scanAll(lineitem.location(), lineitem.version(),
+            options.batchRows(), allocator)));
+    List<Samples> scans = BenchClock.interleave(engines, 3, options.capSeconds() * 1_000_000_000L);
+    Samples firstBatch = new Samples();
+    firstBatch(client, sql);
+    for (int i = 0; i < 5; i++) {
+      firstBatch.add(firstBatch(client, sql));
+    }
+    report.scan(countRows(client, "lineitem"), scans.get(0), scans.get(1), firstBatch);
+  }
+
+  private static long countRows(FlightTestClient client, String table) throws Exception {
+    return client.count(table);
+  }
+
+  /** Nanoseconds from asking for the statement until its first batch arrived (the rest is cancelled). */
+  private static long firstBatch(FlightTestClient client, String sql) throws Exception {
+    long start = System.nanoTime();
+    FlightInfo info = client.sql().execute(sql, client.auth());
+    try (FlightStream stream = client.sql().getStream(info.getEndpoints().get(0).getTicket(), client.auth())) {
+      if (!stream.next()) {
+        throw new IllegalStateException("no batch for " + sql);
+      }
+      long elapsed = System.nanoTime() - start;
+      stream.cancel("first batch measured", null);
+      return elapsed;
+    }
+  }
+
+  private static long jdbcDrain(Connection jdbc, String sql) throws Exception {
+    try (Statement statement = jdbc.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+      return DuckDbReference.JdbcRows.drain(result);
+    }
+  }
+
+  private static long flightDrain(FlightTestClient client, String sql) throws Exception {
+    long rows = 0;
+    FlightInfo info = client.sql().execute(sql, client.auth());
+    for (FlightEndpoint endpoint : info.getEndpoints()) {
+      try (FlightStream stream = client.sql().getStream(endpoint.getTicket(), client.auth())) {
+        while (stream.next()) {
+          rows += stream.getRoot().getRowCount();
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static String explain(Connection jdbc, String sql) throws Exception {
+    try (Statement statement = jdbc.createStatement();
+        ResultSet result = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+      StringBuilder text = new StringBuilder();
+      while (result.next()) {
+        text.append(result.getString(1)).append('\n');
+      }
+      return text.toString();
+    }
+  }
+
+  /** Where a relative path is resolved: the project root (bin/lake runs from there). */
+  static Path projectRoot() {
+    return Path.of(System.getProperty("lake.project.root", ".")).toAbsolutePath().normalize();
+  }
+}

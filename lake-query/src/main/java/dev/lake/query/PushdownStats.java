@@ -1,0 +1,11 @@
+package dev.lake.query;
+
+/**
+ * Counters of whole-subtree push-down into Lance's SQL engine since the {@link QueryService} was created.
+ *
+ * @param statements Lance SQL statements that ran (each pushed-down subtree of each execution, including whole
+ *     statements)
+ * @param wholeStatements of those, executions whose whole statement ran in Lance and streamed Lance's batches
+ * @param fallbacks pushed-down subtrees Lance rejected, which Calcite then ran instead (the query still answered)
+ */
+public record PushdownStats(long statements, long wholeStatements, long fallbacks) {}

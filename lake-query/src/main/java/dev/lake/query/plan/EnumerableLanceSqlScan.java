@@ -1,0 +1,135 @@
+package dev.lake.query.plan;
+
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.function.Function0;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+/**
+ * The executable {@link LanceSqlScan}: rows come from Lance's SQL engine through the execution's scan source; if Lance
+ * rejects the statement before the first row, the fallback — the same subtree compiled by Calcite, its input — runs
+ * instead. When it is the whole plan, the executor streams Lance's batches directly and does not use this code.
+ */
+public final class EnumerableLanceSqlScan extends SingleRel implements EnumerableRel {
+  /** Implements a logical {@link LanceSqlScan}; its fallback is planned like any other subtree. */
+  public static final ConverterRule RULE = ConverterRule.Config.INSTANCE
+      .withConversion(LanceSqlScan.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableLanceSqlRule")
+      .withRuleFactory(Rule::new)
+      .toRule(ConverterRule.class);
+
+  private final LanceTable table;
+  private final String sql;
+  private final List<String> pushed;
+
+  EnumerableLanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, LanceTable table, String sql,
+      List<String> pushed) {
+    super(cluster, traits, fallback);
+    this.table = table;
+    this.sql = sql;
+    this.pushed = List.copyOf(pushed);
+  }
+
+  public LanceTable table() {
+    return table;
+  }
+
+  public String sql() {
+    return sql;
+  }
+
+  public List<String> pushed() {
+    return pushed;
+  }
+
+  /** The Java type of each output column, for converting Lance's values. */
+  public List<ColumnType> columnTypes() {
+    return ColumnType.of(getRowType().getFieldList());
+  }
+
+  @Override
+  public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
+    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), table, sql, pushed);
+  }
+
+  @Override
+  public RelWriter explainTerms(RelWriter pw) {
+    return LanceSqlScan.explain(pw, table, pushed, sql, getInput());
+  }
+
+  @Override
+  public double estimateRowCount(RelMetadataQuery mq) {
+    return mq.getRowCount(getInput());
+  }
+
+  @Override
+  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+    return planner.getCostFactory().makeTinyCost();
+  }
+
+  @Override
+  public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+    Result fallback = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
+    PhysType physType = fallback.physType;
+    BlockBuilder fallbackBody = new BlockBuilder();
+    Expression fallbackRows = fallbackBody.append("fallback", fallback.block);
+    RowShape shape = shape(physType.getFormat());
+    if (shape == null) {
+      PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+      fallbackRows = physType.convertTo(fallbackRows, arrays.getFormat());
+      physType = arrays;
+      shape = shape(arrays.getFormat());
+    }
+    fallbackBody.add(Expressions.return_(null, fallbackRows));
+    Expression call = implementor.stash(new LanceSqlCall(table.reference().key(), sql, columnTypes(), shape),
+        LanceSqlCall.class);
+    Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
+    BlockBuilder body = new BlockBuilder();
+    body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT, lazyFallback)));
+    return implementor.result(physType, body.toBlock());
+  }
+
+  private static RowShape shape(JavaRowFormat format) {
+    switch (format) {
+      case SCALAR:
+        return RowShape.SCALAR;
+      case ARRAY:
+        return RowShape.ARRAY;
+      case LIST:
+        return RowShape.LIST;
+      default:
+        return null;
+    }
+  }
+
+  private static final class Rule extends ConverterRule {
+    Rule(Config config) {
+      super(config);
+    }
+
+    @Override
+    public RelNode convert(RelNode rel) {
+      LanceSqlScan scan = (LanceSqlScan) rel;
+      RelTraitSet traits = scan.getTraitSet().replace(EnumerableConvention.INSTANCE);
+      RelNode fallback = convert(scan.getInput(), scan.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE));
+      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.table(), scan.sql(), scan.pushed());
+    }
+  }
+}

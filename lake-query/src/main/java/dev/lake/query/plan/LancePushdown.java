@@ -1,0 +1,145 @@
+package dev.lake.query.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rex.RexInputRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replaces every maximal single-table subtree — filters, projections, aggregates, sorts and limits over one
+ * {@link LanceTableScan}, using only {@link PushableExpressions} — by a {@link LanceSqlScan} that runs it whole in
+ * Lance's SQL engine, when Lance's scan alone could not do it (an aggregate, a sort, a computed column or a filter
+ * Lance's scan filter cannot express). Subtrees a scan does alone (stored columns, translatable filter, limit) stay
+ * scans: a scan streams stored batches with late materialization. Runs before the Volcano phase, after join
+ * ordering; everything above the replaced subtrees (joins, set operations, correlations) stays in Calcite.
+ */
+final class LancePushdown {
+  private static final Logger LOG = LoggerFactory.getLogger(LancePushdown.class);
+
+  private LancePushdown() {}
+
+  /** {@code rel} with its maximal single-table subtrees pushed down where that gains anything. */
+  static RelNode rewrite(RelNode rel) {
+    Optional<Single> single = single(rel);
+    if (single.isPresent()) {
+      return single.get().worthSql && PushableExpressions.rowType(rel.getRowType()) ? push(rel, single.get()) : rel;
+    }
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode rewritten = rewrite(input);
+      changed |= rewritten != input;
+      inputs.add(rewritten);
+    }
+    return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  }
+
+  private static RelNode push(RelNode subtree, Single single) {
+    String sql;
+    try {
+      sql = LanceSqlGenerator.sql(subtree);
+    } catch (RuntimeException | AssertionError e) {
+      Throwable cause = e;
+      while (cause.getCause() != null && cause.getCause() != cause) {
+        cause = cause.getCause();
+      }
+      LOG.warn("subtree not pushed: no Lance SQL could be written for it table={} error={}",
+          single.scan.lanceTable().name(), cause.toString());
+      return subtree;
+    }
+    return LanceSqlScan.of(subtree, single.scan.lanceTable(), sql, single.pushed);
+  }
+
+  /**
+   * What a single-table subtree headed by {@code rel} pushes, or empty when {@code rel} does not head one.
+   *
+   * @param worthSql whether Lance's SQL engine does more than its scan could
+   * @param pushed the operators, from the scan up (adjacent repeats merged)
+   */
+  private record Single(LanceTableScan scan, boolean worthSql, List<String> pushed) {
+    Single with(String operator, boolean worth) {
+      List<String> operators = new ArrayList<>(pushed);
+      if (operators.isEmpty() || !operators.get(operators.size() - 1).equals(operator)) {
+        operators.add(operator);
+      }
+      return new Single(scan, worthSql || worth, operators);
+    }
+  }
+
+  private static Optional<Single> single(RelNode rel) {
+    if (rel.getRowType().getFieldCount() == 0) {
+      return Optional.empty();
+    }
+    if (rel instanceof LanceTableScan) {
+      LanceTableScan scan = (LanceTableScan) rel;
+      if (scan.filter().isPresent() && scan.condition().isEmpty()) {
+        return Optional.empty();
+      }
+      Single single = new Single(scan, false, List.of());
+      single = scan.filter().isPresent() ? single.with("filter", false) : single;
+      return Optional.of(scan.limit().isPresent() ? single.with("limit", false) : single);
+    }
+    if (rel.getInputs().size() != 1) {
+      return Optional.empty();
+    }
+    Optional<Single> input = single(rel.getInput(0));
+    if (input.isEmpty()) {
+      return Optional.empty();
+    }
+    if (rel instanceof Filter) {
+      Filter filter = (Filter) rel;
+      if (!PushableExpressions.expression(filter.getCondition())) {
+        return Optional.empty();
+      }
+      // Filters Lance's scan can express were pushed into the scan already: what is left needs the SQL engine.
+      return Optional.of(input.get().with("filter", true));
+    }
+    if (rel instanceof Project) {
+      Project project = (Project) rel;
+      if (!PushableExpressions.all(project.getProjects())) {
+        return Optional.empty();
+      }
+      boolean computed = project.getProjects().stream().anyMatch(e -> !(e instanceof RexInputRef));
+      return Optional.of(input.get().with("project", computed));
+    }
+    if (rel instanceof Aggregate) {
+      Aggregate aggregate = (Aggregate) rel;
+      if (aggregate.getGroupType() != Aggregate.Group.SIMPLE || !PushableExpressions.rowType(aggregate.getRowType())) {
+        return Optional.empty();
+      }
+      for (AggregateCall call : aggregate.getAggCallList()) {
+        if (!PushableExpressions.aggregate(call, aggregate.getInput().getRowType())) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(input.get().with("aggregate", true));
+    }
+    if (rel instanceof Sort) {
+      Sort sort = (Sort) rel;
+      if (!PushableExpressions.limit(sort.offset) || !PushableExpressions.limit(sort.fetch)) {
+        return Optional.empty();
+      }
+      for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
+        if (!PushableExpressions.type(sort.getRowType().getFieldList().get(collation.getFieldIndex()).getType())) {
+          return Optional.empty();
+        }
+      }
+      Single sorted = input.get();
+      if (!sort.getCollation().getFieldCollations().isEmpty()) {
+        sorted = sorted.with("sort", true);
+      }
+      return Optional.of(sort.fetch == null && sort.offset == null ? sorted
+          : sorted.with("limit", sort.offset != null));
+    }
+    return Optional.empty();
+  }
+}

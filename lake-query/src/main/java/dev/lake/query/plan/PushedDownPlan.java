@@ -1,0 +1,72 @@
+package dev.lake.query.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlExplainLevel;
+
+/**
+ * The text EXPLAIN shows for a plan: Calcite's operator tree, where each subtree pushed down into Lance's SQL engine
+ * is one {@code LanceSqlScan} line (table, version, what was pushed, the statement) without the fallback Calcite
+ * keeps for it.
+ */
+final class PushedDownPlan {
+  private PushedDownPlan() {}
+
+  static String text(RelNode rel) {
+    return RelOptUtil.toString(withoutFallbacks(rel), SqlExplainLevel.EXPPLAN_ATTRIBUTES).strip();
+  }
+
+  private static RelNode withoutFallbacks(RelNode rel) {
+    if (rel instanceof EnumerableLanceSqlScan) {
+      EnumerableLanceSqlScan scan = (EnumerableLanceSqlScan) rel;
+      return new Shown(scan, scan.table(), scan.pushed(), scan.sql());
+    }
+    if (rel.getInputs().isEmpty()) {
+      return rel;
+    }
+    List<RelNode> inputs = new ArrayList<>();
+    boolean changed = false;
+    for (RelNode input : rel.getInputs()) {
+      RelNode shown = withoutFallbacks(input);
+      changed |= shown != input;
+      inputs.add(shown);
+    }
+    return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  }
+
+  /** A pushed-down subtree as EXPLAIN shows it: a leaf. */
+  private static final class Shown extends AbstractRelNode {
+    private final RelDataType rowType;
+    private final LanceTable table;
+    private final List<String> pushed;
+    private final String sql;
+
+    Shown(RelNode scan, LanceTable table, List<String> pushed, String sql) {
+      super(scan.getCluster(), scan.getTraitSet());
+      this.rowType = scan.getRowType();
+      this.table = table;
+      this.pushed = pushed;
+      this.sql = sql;
+    }
+
+    @Override
+    protected RelDataType deriveRowType() {
+      return rowType;
+    }
+
+    @Override
+    public String getRelTypeName() {
+      return "LanceSqlScan";
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+      return LanceSqlScan.explainTerms(pw, table, pushed, sql);
+    }
+  }
+}

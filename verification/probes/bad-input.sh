@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Probe: at least 1,000 malformed or hostile requests against a real `bin/lake server` process — random and mutated
+# SQL, truncated and bit-flipped protobufs, garbage tickets and handles, oversized metadata, wrong credentials,
+# hostile action bodies and ingests — reporting crashes, hangs and answers outside design.md's status table
+# (INTERNAL and UNKNOWN count as wrong for bad input). Not part of the test suite. Exits 1 unless all three are zero
+# and the server still answers a valid query afterwards.
+#
+#   verification/probes/bad-input.sh [--requests 1500] [--threads 4] [--seed N] [--deadline-seconds 30]
+#
+# The Java side is dev.lake.it.probes.BadInputProbe (lake-it test sources): it writes a config with three users
+# (reader, writer, admin), starts `bin/lake server --port 0 --data-dir <tmp> --config <file>`, sets up two tables,
+# a ticket, a prepared statement and a spooled result, fires the requests from several threads, checks the server
+# still answers, and stops it with SIGTERM.
+# MVN_FLAGS defaults to -o (offline, using ~/.m2); set MVN_FLAGS= to let Maven download.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+MVN_FLAGS="${MVN_FLAGS--o}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/lake-bad-input.XXXXXX")"
+cleanup() { rm -rf "$WORK"; }
+trap cleanup EXIT
+
+if [[ ! -f lake-flight-server/target/lake-server.jar && ! -f lib/lake-server.jar ]]; then
+  echo "probe: building the server jar" >&2
+  ./mvnw -B -q $MVN_FLAGS -DskipTests package -pl lake-flight-server -am >&2
+fi
+echo "probe: compiling lake-it test classes and resolving the classpath" >&2
+./mvnw -B -q $MVN_FLAGS -pl lake-it test-compile >&2
+./mvnw -B -q $MVN_FLAGS -pl lake-it dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$WORK/classpath.txt" >&2
+
+mkdir -p "$WORK/tmp" "$WORK/data"
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+"$JAVA" --add-opens=java.base/java.nio=ALL-UNNAMED -Djava.io.tmpdir="$WORK/tmp" -Duser.timezone=UTC \
+  -Dlake.project.root="$ROOT" \
+  -cp "$ROOT/lake-it/target/test-classes:$(cat "$WORK/classpath.txt")" \
+  dev.lake.it.probes.BadInputProbe --data-dir "$WORK/data/lake" "$@"
