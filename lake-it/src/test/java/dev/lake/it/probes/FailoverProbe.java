@@ -112,10 +112,12 @@ public final class FailoverProbe {
       // Exactly once, everywhere, at the registered version; every named version readable.
       for (String t : TABLES) {
         List<Long> expected = new ArrayList<>();
+        AtomicInteger ingests = new AtomicInteger();
         acknowledged.forEach((key, rows) -> {
           if (key.startsWith("create-" + t) || (key.startsWith("ingest-")
               && TABLES.get(Integer.parseInt(key.substring(7)) % TABLES.size()).equals(t))) {
             expected.addAll(rows);
+            ingests.incrementAndGet();
           }
         });
         Collections.sort(expected);
@@ -138,8 +140,8 @@ public final class FailoverProbe {
             }
           }
         }
-        System.out.printf("%s: version %d, %d rows (%d ingests), %d history versions, all readable on 3 nodes%n", t,
-            r.version(), expected.size(), expected.size() / ROWS, history.size());
+        System.out.printf("%s: version %d, %d rows (%d ingests incl. the create), %d history versions, all readable "
+            + "on 3 nodes%n", t, r.version(), expected.size(), ingests.get(), history.size());
       }
     }
     System.out.printf("answers before an ingest was acknowledged (retried with the same key): %s%n",
