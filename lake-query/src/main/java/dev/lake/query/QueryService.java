@@ -4,6 +4,7 @@ import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.EngineException;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
+import dev.lake.query.exec.DistinctValueEstimates;
 import dev.lake.query.exec.PinnedTables;
 import dev.lake.query.exec.PushdownCounters;
 import dev.lake.query.exec.QueryResources;
@@ -61,6 +62,7 @@ public final class QueryService {
   private final StatementExecutor executor;
   private final PlanCache plans;
   private final PushdownCounters pushdown = new PushdownCounters();
+  private final DistinctValueEstimates estimates = new DistinctValueEstimates();
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
@@ -120,7 +122,8 @@ public final class QueryService {
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
       Map<String, TablePin> keyed = PinnedTables.normalize(pins);
-      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown);
+      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown,
+          estimates);
       CachedStatement statement = plans.get(sql, keyed).orElse(null);
       if (statement == null) {
         statement = CachedStatement.validate(sql, tables, options.lanceSql());

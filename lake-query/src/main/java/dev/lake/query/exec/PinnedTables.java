@@ -25,14 +25,16 @@ public final class PinnedTables implements TableResolver {
   private final QueryResources resources;
   private final int batchSize;
   private final PushdownCounters counters;
+  private final DistinctValueEstimates estimates;
   private final Map<String, Opened> opened = new HashMap<>();
 
   /**
    * @param pins by reference key (as {@link #normalize} gives them)
    */
   public PinnedTables(Map<String, TablePin> pins, TableEngine engine, QueryResources resources, int batchSize,
-      PushdownCounters counters) {
+      PushdownCounters counters, DistinctValueEstimates estimates) {
     this.counters = counters;
+    this.estimates = estimates;
     this.pins = Map.copyOf(pins);
     this.engine = engine;
     this.resources = resources;
@@ -60,16 +62,21 @@ public final class PinnedTables implements TableResolver {
     }
     Opened opened = open(reference, pin);
     LanceTable table = new LanceTable(reference, pin, opened.snapshot.schema());
-    table.rowCount(opened.snapshot.countRows());
+    describe(table, opened);
     return Optional.of(table);
   }
 
   /**
-   * Opens the tables of a statement validated before (a cached plan), so their scans can be bound, and records each
-   * pinned version's row count (metadata) for the join-order heuristics.
+   * Opens the tables of a statement validated before (a cached plan), so their scans can be bound, and gives each
+   * table what the join-order heuristics read of its pinned version (row count, column statistics).
    */
   public void openAll(Map<String, LanceTable> tables) {
-    tables.values().forEach(table -> table.rowCount(open(table.reference(), table.pin()).snapshot.countRows()));
+    tables.values().forEach(table -> describe(table, open(table.reference(), table.pin())));
+  }
+
+  private void describe(LanceTable table, Opened opened) {
+    table.rowCount(opened.snapshot.countRows());
+    table.statistics(estimates.of(opened.snapshot, resources));
   }
 
   /** The scan source of every opened reference, by reference key. */

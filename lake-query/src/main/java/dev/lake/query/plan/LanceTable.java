@@ -10,6 +10,11 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import java.util.OptionalDouble;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.TranslatableTable;
@@ -22,14 +27,18 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * ({@link LanceScanCall#sourceVariable}). Converts to a {@link LanceTableScan}.
  *
  * <p>The row count of the pinned version (a fact of that version, read from Lance's metadata when an execution opens
- * it) feeds the join-order heuristics; until it is known the table counts as unknown-sized.
+ * it) and the distinct counts of its columns (estimated on demand, {@link ColumnStatistics}) feed the join-order
+ * heuristics: Calcite asks this table for the distinct values of a scan's columns. Until they are known the table
+ * counts as unknown-sized.
  */
-public final class LanceTable extends AbstractTable implements TranslatableTable {
+public final class LanceTable extends AbstractTable implements TranslatableTable,
+    BuiltInMetadata.DistinctRowCount.Handler {
   private final TableReference reference;
   private final TablePin pin;
   private final Schema schema;
   private volatile RelDataType rowType;
   private volatile long rowCount = -1;
+  private volatile ColumnStatistics statistics = ColumnStatistics.UNKNOWN;
 
   public LanceTable(TableReference reference, TablePin pin, Schema schema) {
     this.reference = Objects.requireNonNull(reference, "reference");
@@ -61,6 +70,33 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
       throw new IllegalArgumentException("a row count must be >= 0, was " + rows);
     }
     rowCount = rows;
+  }
+
+  /** Where distinct counts of this version's columns come from (set when an execution opens the version). */
+  public void statistics(ColumnStatistics source) {
+    statistics = java.util.Objects.requireNonNull(source, "source");
+  }
+
+  /** Distinct values of a scan's columns (as a set), at most the scan's rows; unknown when not estimated. */
+  @Override
+  public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate) {
+    if (!(rel instanceof LanceTableScan)) {
+      return null;
+    }
+    LanceTableScan scan = (LanceTableScan) rel;
+    Double rows = mq.getRowCount(scan);
+    if (rows == null) {
+      return null;
+    }
+    if (groupKey.isEmpty()) {
+      return 1D;
+    }
+    List<String> columns = new java.util.ArrayList<>();
+    for (int column : groupKey) {
+      columns.add(fields().get(scan.projects().get(column)).getName());
+    }
+    OptionalDouble distinct = statistics.distinctValues(columns);
+    return distinct.isEmpty() ? null : Math.min(Math.max(1, distinct.getAsDouble()), rows);
   }
 
   @Override

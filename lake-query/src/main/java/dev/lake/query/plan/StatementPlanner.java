@@ -35,6 +35,8 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
@@ -102,6 +104,8 @@ public final class StatementPlanner {
     planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
     planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
     this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+    cluster.setMetadataProvider(ChainedRelMetadataProvider.of(
+        List.of(LakeRelMdRowCount.SOURCE, DefaultRelMetadataProvider.INSTANCE)));
   }
 
   public JavaTypeFactoryImpl typeFactory() {

@@ -1,0 +1,66 @@
+package dev.lake.query.exec;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.lake.engine.TableSnapshot;
+import dev.lake.query.plan.ColumnStatistics;
+import dev.lake.query.plan.ScanSource;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Distinct-value estimates of stored columns, computed by Lance's SQL engine ({@code approx_distinct}, a HyperLogLog
+ * sketch: tens of milliseconds per million rows for one integer column; a set of columns is sketched as their
+ * {@code concat_ws} text) the first time the planner asks about those columns of a pinned version, and kept for the life of the query service — a version never changes. A column it cannot estimate
+ * (a type the function does not take, a failure) stays unknown, and that answer is kept too. Thread-safe.
+ */
+public final class DistinctValueEstimates {
+  private static final Logger LOG = LoggerFactory.getLogger(DistinctValueEstimates.class);
+  private static final int MAX_ENTRIES = 10_000;
+  private static final double UNKNOWN = -1;
+
+  private final Cache<Key, Double> estimates = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
+
+  private record Key(String location, long version, List<String> columns) {}
+
+  /** The statistics of one opened snapshot, estimating on demand with the statement's resources. */
+  ColumnStatistics of(TableSnapshot snapshot, QueryResources resources) {
+    return columns -> {
+      Double estimate = estimates.get(new Key(snapshot.location(), snapshot.version(), List.copyOf(columns)),
+          key -> estimate(snapshot, resources, key.columns()));
+      return estimate == null || estimate < 0 ? OptionalDouble.empty() : OptionalDouble.of(estimate);
+    };
+  }
+
+  private static double estimate(TableSnapshot snapshot, QueryResources resources, List<String> columns) {
+    List<String> quoted = columns.stream().map(c -> "\"" + c.replace("\"", "\"\"") + "\"").toList();
+    String sketched = quoted.size() == 1 ? quoted.get(0) : "concat_ws('|', " + String.join(", ", quoted) + ")";
+    String sql = "SELECT approx_distinct(" + sketched + ") FROM \"" + ScanSource.SQL_TABLE + "\"";
+    long start = System.nanoTime();
+    ArrowReader reader = null;
+    try {
+      reader = resources.track(snapshot.sql(sql, ScanSource.SQL_TABLE));
+      if (!reader.loadNextBatch() || reader.getVectorSchemaRoot().getRowCount() == 0) {
+        return UNKNOWN;
+      }
+      FieldVector vector = reader.getVectorSchemaRoot().getVector(0);
+      Object value = vector.isNull(0) ? null : vector.getObject(0);
+      double estimate = value instanceof Number ? ((Number) value).doubleValue() : UNKNOWN;
+      LOG.debug("column statistics location={} version={} columns={} distinct={} millis={}", snapshot.location(),
+          snapshot.version(), columns, estimate, (System.nanoTime() - start) / 1_000_000);
+      return estimate;
+    } catch (Exception e) {
+      LOG.debug("column statistics unavailable location={} version={} columns={} error={}", snapshot.location(),
+          snapshot.version(), columns, e.getMessage());
+      return UNKNOWN;
+    } finally {
+      if (reader != null) {
+        resources.release(reader);
+      }
+    }
+  }
+}
