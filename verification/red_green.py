@@ -55,6 +55,15 @@ MUTATIONS = [
      "lake-engine-lance/src/main/java/dev/lake/engine/CountingReader.java",
      "        AlignedBatches.align(root, allocator);", "",
      "aligning misaligned Flight buffers before Lance's native code reads them (without it the JVM aborts)"),
+    ("2", "lake-query", "QueryServiceSnapshotTest#tableProviderReadsRequestedSnapshot", "lake-query",
+     "lake-query/src/main/java/dev/lake/query/exec/QueryResources.java",
+     "TableSnapshot snapshot = engine.open(pin.location(), pin.version(), allocator);",
+     "TableSnapshot snapshot = engine.open(pin.location(), engine.latestVersion(pin.location()), allocator);",
+     "opening exactly the pinned version (Lance's latest is opened instead)"),
+    ("2", "lake-it", "FlightSqlEndToEndTest#readOnlySurfaceRejectsDdlAndDml", "lake-query",
+     "lake-query/src/main/java/dev/lake/query/sql/SqlSurfacePolicy.java",
+     "    if (!QUERY_KINDS.contains(kind)) {", "    if (false) {",
+     "the read-only statement policy (a parsed INSERT/UPDATE/... goes on to validation)"),
 ]
 
 
