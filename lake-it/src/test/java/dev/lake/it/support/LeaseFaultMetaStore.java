@@ -3,6 +3,7 @@ package dev.lake.it.support;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaderLease;
 import dev.lake.registry.LeaseFence;
+import dev.lake.registry.ForwardingMetaStore;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.NodeInfo;
 import dev.lake.registry.Page;
@@ -22,13 +23,12 @@ import java.util.function.Consumer;
  * lease reads and writes fail, so the node's campaigns fail and it demotes. {@link #afterCommit} runs a hook after a
  * version commit or create <i>succeeded</i> (e.g. to hold the acknowledgement back).
  */
-public final class LeaseFaultMetaStore implements MetaStore {
-  private final MetaStore delegate;
+public final class LeaseFaultMetaStore extends ForwardingMetaStore {
   private volatile boolean partitioned;
   private final AtomicReference<Consumer<TableRegistration>> afterCommit = new AtomicReference<>(r -> { });
 
   public LeaseFaultMetaStore(MetaStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   public void partition() {
@@ -75,74 +75,4 @@ public final class LeaseFaultMetaStore implements MetaStore {
     afterCommit.get().accept(registration);
   }
 
-  @Override
-  public Optional<TableRegistration> get(String name) {
-    return delegate.get(name);
-  }
-
-  @Override
-  public Page<TableRegistration> list(Optional<String> startAfter, int limit) {
-    return delegate.list(startAfter, limit);
-  }
-
-  @Override
-  public List<VersionRecord> history(String name, String generation) {
-    return delegate.history(name, generation);
-  }
-
-  @Override
-  public Optional<IdempotencyRecord> idempotencyRecord(String name, String generation, String key) {
-    return delegate.idempotencyRecord(name, generation, key);
-  }
-
-  @Override
-  public List<Tombstone> tombstones() {
-    return delegate.tombstones();
-  }
-
-  @Override
-  public void drop(LeaseFence fence, TableRegistration expected, Tombstone tombstone) {
-    delegate.drop(fence, expected, tombstone);
-  }
-
-  @Override
-  public void deleteTombstone(LeaseFence fence, Tombstone tombstone) {
-    delegate.deleteTombstone(fence, tombstone);
-  }
-
-  @Override
-  public Page<IdempotencyRecord> idempotencyRecords(String name, String generation, Optional<String> startAfter,
-      int limit) {
-    return delegate.idempotencyRecords(name, generation, startAfter, limit);
-  }
-
-  @Override
-  public void deleteHistory(LeaseFence fence, String name, String generation, Collection<Long> versions) {
-    delegate.deleteHistory(fence, name, generation, versions);
-  }
-
-  @Override
-  public void deleteIdempotencyRecords(LeaseFence fence, String name, String generation, Collection<String> keys) {
-    delegate.deleteIdempotencyRecords(fence, name, generation, keys);
-  }
-
-  @Override
-  public void heartbeat(NodeInfo node) {
-    delegate.heartbeat(node);
-  }
-
-  @Override
-  public List<NodeInfo> nodes() {
-    return delegate.nodes();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
-  }
 }
