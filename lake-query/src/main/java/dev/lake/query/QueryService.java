@@ -39,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * parameters also reuses its compiled plan). A table that moves to another registration changes the key, so the
  * statement is validated again. Cached statements hold no Lance handle and no allocator.
  *
+ * <p>Execution: a statement over one table runs whole in Lance's SQL engine when it does more than a scan
+ * (aggregates, sorts, computed columns), or as one Lance scan whose batches pass through; other statements run in
+ * Calcite's Enumerable runtime over single-table subtrees pushed into Lance and Lance scans (with runtime filters from
+ * small join sides). A statement Lance rejects falls back to Calcite ({@link #pushdownStats()} counts both).
+ * docs/performance.md describes the paths and their costs.
+ *
  * <p>Time travel: {@code FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2026-01-01 00:00:00'} (a UTC instant) reads the
  * version that was current then per the registry's history, and {@code "t@v42"} reads registered version 42. Pins
  * are keyed by {@link TableReference#key()} ({@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z}), so one

@@ -30,8 +30,15 @@ final class BenchmarkReport {
   private double ingestMillis;
   private String lastQueryLine = "";
 
+  private final double loadAtStart = loadAverage();
+
   BenchmarkReport(BenchmarkOptions options) {
     this.options = options;
+  }
+
+  /** The system's one-minute load average (other processes compete for the same cores). */
+  private static double loadAverage() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   static void log(String line) {
@@ -50,7 +57,8 @@ final class BenchmarkReport {
   /**
    * @param samples DuckDB, lake through JDBC, lake through FlightSqlClient, and (when pushed down whole) Lance SQL
    */
-  void query(int number, long planningNanos, String path, List<Samples> samples, boolean pushedWhole) {
+  void query(int number, long firstPlanningNanos, double warmPlanningMillis, String path, List<Samples> samples,
+      boolean pushedWhole) {
     Samples duck = samples.get(0);
     Samples jdbc = samples.get(1);
     Samples flight = samples.get(2);
@@ -73,9 +81,9 @@ final class BenchmarkReport {
           SINGLE_TABLE_TARGET, best / lanceSql.median() <= SINGLE_TABLE_TARGET ? "met" : "missed"));
     }
     String pathName = path.contains(":") ? path.substring(0, path.indexOf(':')) : path;
-    lastQueryLine = String.format(Locale.ROOT, "| Q%d | %s | %.0f | %s | %s | %s | %s | %.2fx | %.2fx | %s |",
-        number, pathName, planningNanos / 1e6, ms(duck), ms(jdbc), ms(flight), lance, jdbcRatio, flightRatio,
-        lanceRatio);
+    lastQueryLine = String.format(Locale.ROOT, "| Q%d | %s | %.0f | %.0f | %s | %s | %s | %s | %.2fx | %.2fx | %s |",
+        number, pathName, firstPlanningNanos / 1e6, warmPlanningMillis, ms(duck), ms(jdbc), ms(flight), lance,
+        jdbcRatio, flightRatio, lanceRatio);
     queryRows.add(lastQueryLine);
   }
 
@@ -108,16 +116,20 @@ final class BenchmarkReport {
         + " the Flight SQL JDBC driver and through FlightSqlClient; DuckDB %d threads, in memory, loaded from the"
         + " same Arrow batches. Each query: one warm-up, then %d interleaved runs per engine (DuckDB, lake JDBC,"
         + " lake Flight, Lance SQL), medians in milliseconds; a run over %d s stops that engine's runs for that"
-        + " query (marked *). Results are read whole by every client (JDBC: getObject of every value).\n\n",
+        + " query (marked *). Results are read whole by every client (JDBC: getObject of every value). System load"
+        + " average (1 min) when the run started: %.1f, when it ended: %.1f — other processes share the cores, so"
+        + " absolute times vary between runs; ratios within a run are interleaved.\n\n",
         scaleText(), Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"), options.duckDbThreads(), options.runs(),
-        options.capSeconds()));
+        options.capSeconds(), loadAtStart, loadAverage()));
     text.append("## Queries\n\n");
     text.append("`path`: lance-sql = the whole query ran in Lance's SQL engine (DataFusion) and its batches streamed"
-        + " out; calcite = Calcite's Enumerable runtime joins, over pushed-down subtrees and Lance scans. `plan` ="
-        + " the first EXPLAIN of the query through JDBC (parse, validate, optimize, round trip).\n\n");
-    text.append("| query | path | plan | DuckDB | lake JDBC | lake Flight | Lance SQL | JDBC/DuckDB | Flight/DuckDB |"
-        + " lake/Lance SQL |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + " out; calcite = Calcite's Enumerable runtime joins, over pushed-down subtrees and Lance scans. `plan 1st`"
+        + " = the first EXPLAIN of the query through JDBC (parse, validate, optimize, round trip; includes estimating"
+        + " the distinct values of join columns not seen before, once per table version, and in Q1 the JVM's and"
+        + " Lance's warm-up); `plan` = median of 3 more EXPLAINs (optimization of a validated statement).\n\n");
+    text.append("| query | path | plan 1st | plan | DuckDB | lake JDBC | lake Flight | Lance SQL | JDBC/DuckDB |"
+        + " Flight/DuckDB | lake/Lance SQL |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     queryRows.forEach(row -> text.append(row).append('\n'));
     text.append(String.format(Locale.ROOT, "\nGeometric mean of lake/DuckDB: %.2fx through JDBC, %.2fx through"
         + " FlightSqlClient (target <= %.0fx: %s). Queries over %.0fx (JDBC): %s.\n\n", jdbcGeomean, flightGeomean,

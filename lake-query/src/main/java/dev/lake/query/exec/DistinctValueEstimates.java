@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Distinct-value estimates of stored columns, computed by Lance's SQL engine ({@code approx_distinct}, a HyperLogLog
  * sketch: tens of milliseconds per million rows for one integer column; a set of columns is sketched as their
- * {@code concat_ws} text) the first time the planner asks about those columns of a pinned version, and kept for the life of the query service — a version never changes. A column it cannot estimate
- * (a type the function does not take, a failure) stays unknown, and that answer is kept too. Thread-safe.
+ * {@code concat_ws} text) the first time the planner asks about those columns of a pinned version, and kept for the
+ * life of the query service — a version never changes. Columns it cannot estimate (a type the function does not
+ * take, a failure) stay unknown, and that answer is kept too. Thread-safe.
  */
 public final class DistinctValueEstimates {
   private static final Logger LOG = LoggerFactory.getLogger(DistinctValueEstimates.class);

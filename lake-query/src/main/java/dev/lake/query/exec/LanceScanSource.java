@@ -25,11 +25,11 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
-  public Enumerable<Object> rows(List<String> columns, Optional<String> filter, Optional<Long> limit,
+  public Enumerable<Object> rows(List<String> columns, Supplier<Optional<String>> filter, Optional<Long> limit,
       RowShape shape) {
     List<String> scanned = columns.isEmpty() ? List.of(snapshot.schema().getFields().get(0).getName()) : columns;
     return new ReplayableRows(
-        () -> new LanceRowEnumerator(() -> batches(scanned, filter, limit), resources, columns.size(), shape));
+        () -> new LanceRowEnumerator(() -> batches(scanned, filter.get(), limit), resources, columns.size(), shape));
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.lake.query.plan.EnumerableCode;
 import dev.lake.query.plan.EnumerableLanceSqlScan;
 import dev.lake.query.plan.LanceScanCall;
 import dev.lake.query.plan.LanceTableScan;
+import dev.lake.query.plan.RuntimeKeys;
 import dev.lake.query.plan.ScanSource;
 import dev.lake.query.plan.StatementPlan;
 import dev.lake.query.plan.StatementPlanner;
@@ -81,6 +82,7 @@ public final class StatementExecutor {
     Bindable<Object> bindable = code.bindable();
     Map<String, Object> values = new HashMap<>(code.stashed());
     sources.forEach((reference, source) -> values.put(LanceScanCall.sourceVariable(reference), source));
+    values.put(RuntimeKeys.VARIABLE, new RuntimeKeys());
     AtomicBoolean cancelled = new AtomicBoolean();
     LakeDataContext context = new LakeDataContext(planner.rootSchema().plus(), planner.typeFactory(), values,
         clock, cancelled);

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
  *     instead if Lance rejects the statement
  * @param explain the EXPLAIN text, when the statement is EXPLAIN
  */
-public record CompiledPlan(StatementPlan plan, Optional<EnumerableCode> code, Optional<Supplier<EnumerableCode>> fallback,
-    Optional<String> explain) {
+public record CompiledPlan(StatementPlan plan, Optional<EnumerableCode> code,
+    Optional<Supplier<EnumerableCode>> fallback, Optional<String> explain) {
   public CompiledPlan {
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(code, "code");

@@ -9,10 +9,11 @@ import org.apache.calcite.linq4j.Enumerable;
 /**
  * One table scan as Calcite's generated code calls it: stashed by {@link LanceTableScan#implement}, it names the
  * table reference, not a reader, and finds the execution's {@link ScanSource} in the data context at run time. So
- * the compiled plan stays the same for every execution and can be cached.
+ * the compiled plan stays the same for every execution and can be cached. Its runtime filters are resolved when the
+ * scan opens, from the execution's {@link RuntimeKeys}.
  */
 public record LanceScanCall(String reference, List<String> columns, Optional<String> filter, Optional<Long> limit,
-    RowShape shape) {
+    RowShape shape, List<RuntimeFilter> runtimeFilters) {
   private static final String PREFIX = "lake.scan:";
 
   public LanceScanCall {
@@ -21,6 +22,7 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(limit, "limit");
     Objects.requireNonNull(shape, "shape");
+    runtimeFilters = List.copyOf(runtimeFilters);
   }
 
   /** The data-context variable an execution binds the {@link ScanSource} of {@code reference} to. */
@@ -34,6 +36,18 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
     }
-    return ((ScanSource) source).rows(columns, filter, limit, shape);
+    RuntimeKeys keys = RuntimeKeys.of(root);
+    return ((ScanSource) source).rows(columns, () -> effectiveFilter(keys), limit, shape);
+  }
+
+  /** The pushed filter and every runtime filter whose keys are ready when the scan opens. */
+  private Optional<String> effectiveFilter(RuntimeKeys keys) {
+    List<String> parts = new java.util.ArrayList<>();
+    filter.ifPresent(parts::add);
+    for (RuntimeFilter runtime : runtimeFilters) {
+      keys.keys(runtime.slot()).filter(values -> values.size() <= runtime.maxKeys())
+          .flatMap(values -> RuntimeFilter.lanceFilter(runtime.column(), values)).ifPresent(parts::add);
+    }
+    return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" AND ", parts));
   }
 }

@@ -19,8 +19,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 /**
  * Writes a single-table subtree (filters, projections, aggregates, sorts and limits over one
  * {@link LanceTableScan}) as one statement in {@link LanceSqlDialect}, the way Calcite's JDBC adapter writes its
- * subtrees. The table is named {@link ScanSource#SQL_TABLE}: {@code Dataset.sql} binds that name to the pinned dataset. Output
- * columns are matched by position, never by name.
+ * subtrees. The table is named {@link ScanSource#SQL_TABLE}: {@code Dataset.sql} binds that name to the pinned
+ * dataset. Output columns are matched by position, never by name.
  */
 public final class LanceSqlGenerator extends RelToSqlConverter {
   private LanceSqlGenerator() {

@@ -40,21 +40,25 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   private final Optional<String> filter;
   private final Optional<RexNode> condition;
   private final Optional<Long> limit;
+  private final List<RuntimeFilter> runtimeFilters;
 
   private LanceTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, LanceTable lanceTable,
-      ImmutableIntList projects, Optional<String> filter, Optional<RexNode> condition, Optional<Long> limit) {
+      ImmutableIntList projects, Optional<String> filter, Optional<RexNode> condition, Optional<Long> limit,
+      List<RuntimeFilter> runtimeFilters) {
     super(cluster, traits, List.of(), table);
     this.lanceTable = lanceTable;
     this.projects = projects;
     this.filter = filter;
     this.condition = condition;
     this.limit = limit;
+    this.runtimeFilters = List.copyOf(runtimeFilters);
   }
 
   /** A scan of every stored column, nothing pushed yet. */
   static LanceTableScan of(RelOptCluster cluster, RelOptTable table, LanceTable lanceTable) {
     return new LanceTableScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, lanceTable,
-        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty());
+        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty(),
+        List.of());
   }
 
   public LanceTable lanceTable() {
@@ -88,7 +92,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   /** This table scanned with nothing pushed. */
   LanceTableScan asBare() {
     return new LanceTableScan(getCluster(), traitSet, table, lanceTable,
-        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty());
+        ImmutableIntList.identity(lanceTable.fields().size()), Optional.empty(), Optional.empty(), Optional.empty(),
+        List.of());
   }
 
   /** The stored fields this scan returns, in output order. */
@@ -111,7 +116,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   }
 
   LanceTableScan withProjects(ImmutableIntList newProjects) {
-    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, newProjects, filter, condition, limit);
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, newProjects, filter, condition, limit,
+        runtimeFilters);
   }
 
   /**
@@ -122,18 +128,28 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
    */
   LanceTableScan withFilter(String newFilter, RexNode newCondition) {
     return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, Optional.of(newFilter),
-        Optional.of(newCondition), limit);
+        Optional.of(newCondition), limit, runtimeFilters);
   }
 
   LanceTableScan withLimit(long newLimit) {
     return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition,
-        Optional.of(newLimit));
+        Optional.of(newLimit), runtimeFilters);
+  }
+
+  /** Filters this scan takes at run time from join keys collected above it. */
+  public List<RuntimeFilter> runtimeFilters() {
+    return runtimeFilters;
+  }
+
+  LanceTableScan withRuntimeFilters(List<RuntimeFilter> filters) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition, limit, filters);
   }
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
     return traits.equals(traitSet) ? this
-        : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, condition, limit);
+        : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, condition, limit,
+            runtimeFilters);
   }
 
   @Override
@@ -152,7 +168,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
         .item("version", lanceTable.pin().version())
         .item("columns", columnNames())
         .itemIf("filter", filter.orElse(""), filter.isPresent())
-        .itemIf("limit", limit.orElse(0L), limit.isPresent());
+        .itemIf("limit", limit.orElse(0L), limit.isPresent())
+        .itemIf("runtimeFilters", runtimeFilters, !runtimeFilters.isEmpty());
   }
 
   @Override
@@ -186,7 +203,7 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
         throw new IllegalStateException("unexpected row format " + physType.getFormat());
     }
     Expression call = implementor.stash(new LanceScanCall(lanceTable.reference().key(), columnNames(), filter, limit,
-        shape), LanceScanCall.class);
+        shape, runtimeFilters), LanceScanCall.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable", DataContext.ROOT)));
   }
 }

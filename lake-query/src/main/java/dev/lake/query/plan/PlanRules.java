@@ -58,7 +58,8 @@ final class PlanRules {
       .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
       .addMatchOrder(HepMatchOrder.BOTTOM_UP)
       .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
-          CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
+          CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE,
+          CoreRules.PROJECT_REMOVE))
       .build();
 
   /**

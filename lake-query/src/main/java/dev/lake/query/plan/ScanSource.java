@@ -19,11 +19,13 @@ public interface ScanSource {
    * time, and closing the enumerator closes the scan.
    *
    * @param columns stored column names in output order; empty means no columns (rows carry no values)
-   * @param filter a Lance filter every returned row satisfies
+   * @param filter the Lance filter every returned row satisfies, asked for when the scan opens (runtime filters are
+   *     known only then)
    * @param limit the most rows to return
    * @param shape how each row is represented (Calcite's physical row format)
    */
-  Enumerable<Object> rows(List<String> columns, Optional<String> filter, Optional<Long> limit, RowShape shape);
+  Enumerable<Object> rows(List<String> columns, Supplier<Optional<String>> filter, Optional<Long> limit,
+      RowShape shape);
 
   /**
    * Lance's own batches of the given stored columns (pass-through); the caller closes the reader.

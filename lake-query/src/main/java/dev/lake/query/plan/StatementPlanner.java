@@ -37,6 +37,7 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
@@ -78,6 +79,9 @@ public final class StatementPlanner {
     throw new QueryRejectedException("views are not supported");
   };
   private static final int MAX_MESSAGE = 400;
+  /** Calcite's metadata with lake's join row counts and the distinct values of pushed-down subtrees. */
+  private static final RelMetadataProvider METADATA = ChainedRelMetadataProvider.of(
+      List.of(LakeRelMdRowCount.SOURCE, LakeRelMdDistinctRowCount.SOURCE, DefaultRelMetadataProvider.INSTANCE));
   private static final Pattern NOT_FOUND = Pattern.compile("(?:Object|Table) '([^']+)' not found");
 
   private final JavaTypeFactoryImpl typeFactory = new LakeTypeFactory();
@@ -104,8 +108,7 @@ public final class StatementPlanner {
     planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
     planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
     this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
-    cluster.setMetadataProvider(ChainedRelMetadataProvider.of(
-        List.of(LakeRelMdRowCount.SOURCE, DefaultRelMetadataProvider.INSTANCE)));
+    cluster.setMetadataProvider(METADATA);
   }
 
   public JavaTypeFactoryImpl typeFactory() {
@@ -188,7 +191,7 @@ public final class StatementPlanner {
 
   /** Compiles a plan this planner made earlier, on the calling thread, never while it plans another. */
   private synchronized EnumerableCode compileLater(EnumerableRel physical) {
-    cluster.setMetadataProvider(cluster.getMetadataProvider());
+    cluster.setMetadataProvider(METADATA);
     cluster.invalidateMetadataQuery();
     try {
       return code(physical);
@@ -222,8 +225,9 @@ public final class StatementPlanner {
    */
   public StatementPlan plan(ValidatedStatement statement, List<Object> parameters) {
     // Calcite keeps the metadata handlers in a thread-local set where the cluster was created; a cached planner runs
-    // on whichever thread executes the statement, so install them for this thread.
-    cluster.setMetadataProvider(cluster.getMetadataProvider());
+    // on whichever thread executes the statement, so install them for this thread. (Calcite's calc program also
+    // replaces the provider with its default one: install lake's again.)
+    cluster.setMetadataProvider(METADATA);
     cluster.invalidateMetadataQuery();
     RelNode rel = statement.root().project();
     if (parameters != null) {
@@ -259,7 +263,9 @@ public final class StatementPlanner {
       throw new QueryRejectedException("lake cannot run this statement yet: no executable plan was found for"
           + " one of its operators; rewrite it with simpler constructs", e);
     }
-    return StatementPlan.enumerable((EnumerableRel) physical);
+    cluster.setMetadataProvider(METADATA);
+    cluster.invalidateMetadataQuery();
+    return StatementPlan.enumerable((EnumerableRel) RuntimeFilterPlanner.apply(physical));
   }
 
   private static RelNode hep(HepProgram program, RelNode rel) {
