@@ -27,7 +27,9 @@ import dev.lake.metasrv.MaintenanceScheduler;
 import dev.lake.metasrv.SingleNodeLeadership;
 import dev.lake.metasrv.TableLocations;
 import dev.lake.metasrv.TableLocks;
+import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
+import dev.lake.metasrv.WriteResult;
 import dev.lake.metasrv.WriteInterceptor;
 import dev.lake.query.Catalog;
 import dev.lake.query.QueryOptions;
@@ -46,6 +48,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -70,6 +73,7 @@ public final class LakeServer implements AutoCloseable {
   private final DataStorage storage;
   private final FlightServer server;
   private final CachingCatalog catalog;
+  private final WriteCoordinator writes;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
   private final ClusterNode cluster;
@@ -107,7 +111,7 @@ public final class LakeServer implements AutoCloseable {
         : takeLease(store, storage, config.nodeId(), address);
     TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
     TableLocations locations = new TableLocations(config.dataRoot());
-    WriteCoordinator writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
+    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
         b.interceptor);
     this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
         b.interceptor);
@@ -172,6 +176,20 @@ public final class LakeServer implements AutoCloseable {
 
   public MetaStore metaStore() {
     return store;
+  }
+
+  /**
+   * Ingests the batches {@code source} makes (in an allocator of this node, bounded by {@code ingest.memory-limit})
+   * through this node's write coordinator, the path bulk ingest takes on the leader, and publishes the new version
+   * to this node's catalog. Used by {@code --demo}; clients use Flight SQL bulk ingest.
+   */
+  public WriteResult ingest(IngestRequest request, Function<BufferAllocator, ArrowReader> source) {
+    try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
+        config.ingestMemoryLimit())) {
+      WriteResult result = writes.ingest(request, source.apply(ingestAllocator)); // closes the reader
+      catalog.accept(result.registration());
+      return result;
+    }
   }
 
   /** Compaction, retention and garbage collection of this node (also run in the background). */

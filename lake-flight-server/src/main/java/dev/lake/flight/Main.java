@@ -1,6 +1,14 @@
 package dev.lake.flight;
 
 import dev.lake.flight.auth.PasswordHasher;
+import dev.lake.flight.cli.CliErrors;
+import dev.lake.flight.cli.DescribeCommand;
+import dev.lake.flight.cli.DropCommand;
+import dev.lake.flight.cli.IngestCommand;
+import dev.lake.flight.cli.MaintainCommand;
+import dev.lake.flight.cli.StatusCommand;
+import dev.lake.flight.cli.TablesCommand;
+import dev.lake.flight.demo.DemoDataset;
 import dev.lake.flight.config.ConfigLoader;
 import dev.lake.flight.config.LakeConfig;
 import java.io.Console;
@@ -10,6 +18,7 @@ import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -19,19 +28,34 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The {@code lake} command line: {@code server} runs a node, {@code passwd} prints a password hash. */
+/**
+ * The {@code lake} command line: {@code server} runs a node, {@code passwd} prints a password hash, and the client
+ * commands of {@link dev.lake.flight.cli} talk to a running server over Flight SQL. Exit codes: 0 ok, 1 failed (the
+ * server's message and lake-code on stderr), 2 usage.
+ */
 @Command(name = "lake", mixinStandardHelpOptions = true, version = "lake " + LakeServer.VERSION,
     description = "A lakehouse SQL server: Arrow Flight SQL over Lance tables.",
-    subcommands = {Main.Server.class, Main.Passwd.class, dev.lake.flight.cluster.StatusCommand.class})
+    subcommands = {Main.Server.class, IngestCommand.class, TablesCommand.class, DescribeCommand.class,
+        DropCommand.class, MaintainCommand.class, StatusCommand.class, Main.Passwd.class})
 public final class Main implements Callable<Integer> {
 
   public static void main(String[] args) {
+    if (args.length > 0 && !"server".equals(args[0])) {
+      // a client command reports failures in one line (CliErrors): no stack traces from Arrow's login code
+      System.setProperty("lake.client.handshake.log", "OFF");
+    }
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install();
-    int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    int code = commandLine().execute(args);
     if (code != 0 || args.length == 0 || !"server".equals(args[0])) {
       System.exit(code);
     }
+  }
+
+  /** The command line with lake's error handling (one line on stderr, exit codes of {@link CliErrors}). */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(new CliErrors());
   }
 
   @Override
@@ -58,6 +82,15 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--node-id", description = "this node's id (default node-1)")
     String nodeId;
 
+    @Option(names = "--demo", description = "load the TPC-H tables (nation, region, part, supplier, partsupp, "
+        + "customer, orders, lineitem) at --demo-scale into every one of them that does not exist yet, before "
+        + "listening; existing tables are never touched, so a restart loads nothing again")
+    boolean demo;
+
+    @Option(names = "--demo-scale", defaultValue = "0.01", description = "TPC-H scale factor for --demo "
+        + "(default: ${DEFAULT-VALUE}, about 87,000 rows; at most 1)")
+    double demoScale;
+
     @Override
     public Integer call() throws Exception {
       Map<String, String> overrides = new LinkedHashMap<>();
@@ -78,6 +111,17 @@ public final class Main implements Callable<Integer> {
       } catch (IllegalArgumentException | IllegalStateException | IOException e) {
         System.err.println("lake: cannot start: " + e.getMessage());
         return 1;
+      }
+      if (demo) {
+        try {
+          List<String> loaded = new DemoDataset(demoScale).loadMissing(server);
+          System.out.println(loaded.isEmpty() ? "demo: the TPC-H tables are there already"
+              : "demo: loaded TPC-H (scale " + demoScale + ") tables " + String.join(", ", loaded));
+        } catch (RuntimeException e) {
+          server.close();
+          System.err.println("lake: cannot load the demo dataset: " + CliErrors.describe(e));
+          return 1;
+        }
       }
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,0 +1,65 @@
+package dev.lake.flight.cli;
+
+import java.io.PrintWriter;
+import org.apache.arrow.flight.ErrorFlightMetadata;
+import org.apache.arrow.flight.FlightRuntimeException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns a failed client command into one line on stderr and an exit code, never a stack trace: {@link #OK} 0,
+ * {@link #FAILED} 1 (the server refused or failed, with its message and {@code lake-code}; or an input file could
+ * not be read), {@link #USAGE} 2 (the command line is wrong; picocli's own parse errors use 2 as well).
+ */
+public final class CliErrors implements IExecutionExceptionHandler {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int USAGE = 2;
+
+  @Override
+  public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    err.println("lake " + cmd.getCommandName() + ": " + describe(e));
+    err.flush();
+    return e instanceof UsageException ? USAGE : FAILED;
+  }
+
+  /** One line saying what failed: the server's message and code, or the local cause. */
+  public static String describe(Throwable e) {
+    FlightRuntimeException flight = find(e, FlightRuntimeException.class);
+    if (flight != null) {
+      return "the server answered " + code(flight) + ": " + flight.status().description();
+    }
+    if (e instanceof UsageException) {
+      return e.getMessage();
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+      message += ": " + root.getMessage();
+    }
+    return message;
+  }
+
+  /** lake's exact code from the {@code lake-code} trailer, else the Flight status code. */
+  static String code(FlightRuntimeException e) {
+    ErrorFlightMetadata md = e.status().metadata();
+    if (md != null && md.keys().contains("lake-code")) {
+      return md.get("lake-code");
+    }
+    return e.status().code().name();
+  }
+
+  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
+  }
+}
