@@ -48,13 +48,19 @@ public final class ServerProcess implements AutoCloseable {
   /** Starts {@code bin/lake server args...} with extra environment variables (e.g. LAKE_JAVA_OPTS). */
   public static ServerProcess start(java.util.Map<String, String> env, String... args)
       throws IOException, InterruptedException {
+    return start(projectRoot().resolve("bin/lake"), environment -> environment.putAll(env), args);
+  }
+
+  /** Starts {@code script server args...} (another copy of bin/lake) with the environment {@code edit} makes. */
+  public static ServerProcess start(Path script, java.util.function.Consumer<java.util.Map<String, String>> edit,
+      String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(projectRoot().resolve("bin/lake").toString());
+    command.add(script.toString());
     command.add("server");
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("LAKE_TMPDIR", Path.of(System.getProperty("java.io.tmpdir")).resolve("lake-bin").toString());
-    pb.environment().putAll(env);
+    edit.accept(pb.environment());
     Process process = pb.start();
     List<String> output = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -84,6 +90,13 @@ public final class ServerProcess implements AutoCloseable {
     } catch (Exception e) {
       process.destroyForcibly();
       throw new IllegalStateException("the server did not start: " + output, e);
+    }
+  }
+
+  /** Everything the server printed until it listened (stdout and stderr). */
+  public List<String> startupOutput() {
+    synchronized (output) {
+      return List.copyOf(output);
     }
   }
 

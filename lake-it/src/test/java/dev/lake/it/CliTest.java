@@ -1,0 +1,171 @@
+package dev.lake.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lake.it.support.FlightTestClient;
+import dev.lake.it.support.LakeCli;
+import dev.lake.it.support.ServerProcess;
+import java.io.FileOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/lake} client commands against a real server, each run as its own process the way a user runs them:
+ * files written by DuckDB (Parquet), by hand (CSV) and by Arrow's IPC writer are ingested and read back.
+ */
+class CliTest {
+  /** A plain progress line: percentage, rows of total, bytes, rate and ETA. */
+  private static final Pattern PROGRESS = Pattern.compile(
+      "^\\s*\\d+\\.\\d% [\\d,]+/[\\d,]+ rows  [\\d.]+ (B|KiB|MiB)  [\\d,]+ rows/s  .*/s  ETA \\d+:\\d\\d$");
+  private static final LocalDate EPOCH = LocalDate.of(2024, 1, 1);
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void cliIngestsParquetCsvAndArrowWithProgress() throws Exception {
+    Path parquet = writeParquet(dir.resolve("part1.parquet"), 0, 5000);
+    Path csv = writeCsv(dir.resolve("part2.csv"), 5000, 3000);
+    Path arrow = writeArrow(dir.resolve("part3.arrow"), 8000, 2000);
+    LakeCli cli = LakeCli.project();
+    try (ServerProcess server = ServerProcess.start("--data-dir", dir.resolve("data").toString(), "--port", "0")) {
+      String port = Integer.toString(server.port());
+      LakeCli.Result first = cli.run("ingest", parquet.toString(), "--table", "events", "--port", port,
+          "--batch-rows", "1000", "--progress-interval", "0s");
+      assertThat(first.exitCode()).as("%s", first).isZero();
+      assertThat(first.stdout()).as("%s", first).contains("reading part1.parquet (parquet, ")
+          .contains("ingested 5,000 rows");
+      assertThat(first.lines().stream().filter(l -> PROGRESS.matcher(l).matches()).count())
+          .as("progress lines (one per 1,000-row batch):%n%s", first).isGreaterThanOrEqualTo(5);
+      assertThat(first.lines()).as("%s", first).anyMatch(l -> l.contains("100.0% 5,000/5,000 rows"));
+
+      LakeCli.Result more = cli.run("ingest", csv.toString(), arrow.toString(), "--table", "events", "--mode",
+          "append", "--port", port, "--batch-rows", "1000", "--progress-interval", "0s");
+      assertThat(more.exitCode()).as("%s", more).isZero();
+      assertThat(more.stdout()).as("%s", more).contains("reading part2.csv (csv, ")
+          .contains("reading part3.arrow (arrow_ipc, ").contains("100.0% 5,000/5,000 rows")
+          .contains("ingested 5,000 rows");
+
+      try (FlightTestClient client = FlightTestClient.connect(server.port(), "lake", "lake")) {
+        List<String> rows = new ArrayList<>();
+        for (List<Object> row : client.rows("SELECT id, name, score, on_day FROM events")) {
+          rows.add(text(row));
+        }
+        assertThat(rows).as("every row of the three files, read back").containsExactlyInAnyOrderElementsOf(
+            expected(0, 10_000));
+      }
+
+      LakeCli.Result described = cli.run("describe", "events", "--port", port);
+      assertThat(described.exitCode()).as("%s", described).isZero();
+      assertThat(described.stdout()).contains("version:     2").contains("rows:        10,000")
+          .containsPattern("score\\s+FloatingPoint\\(DOUBLE\\)")
+          .containsPattern("on_day\\s+Date\\(DAY\\)").contains("version 1  registered");
+      LakeCli.Result tables = cli.run("tables", "--port", port);
+      assertThat(tables.lines()).as("%s", tables).containsExactly("events");
+
+      LakeCli.Result again = cli.run("ingest", csv.toString(), "--table", "events", "--port", port);
+      assertThat(again.exitCode()).as("the table exists: a server error; %s", again).isEqualTo(1);
+      assertThat(again.stderr()).as("%s", again)
+          .isEqualToIgnoringNewLines("lake ingest: the server answered ALREADY_EXISTS: table 'events' already exists");
+      LakeCli.Result usage = cli.run("ingest", csv.toString(), "--port", port);
+      assertThat(usage.exitCode()).as("no --table: a usage error; %s", usage).isEqualTo(2);
+      assertThat(usage.stderr()).contains("Missing required option: '--table=<table>'");
+      LakeCli.Result missing = cli.run("ingest", dir.resolve("nope.parquet").toString(), "-t", "x", "--port", port);
+      assertThat(missing.exitCode()).as("%s", missing).isEqualTo(2);
+      assertThat(missing.stderr()).contains("cannot read").contains("nope.parquet");
+      assertThat(again.stderr() + usage.stderr() + missing.stderr()).as("no stack traces").doesNotContain("\tat ");
+      assertThat(server.stop()).isZero();
+    }
+  }
+
+  private static String text(List<Object> row) {
+    Object day = row.get(3); // DateDayVector.getObject gives the epoch day
+    LocalDate date = day instanceof Integer days ? LocalDate.ofEpochDay(days) : ((LocalDateTime) day).toLocalDate();
+    return ((Number) row.get(0)).longValue() + "|" + row.get(1) + "|" + ((Number) row.get(2)).doubleValue() + "|"
+        + date;
+  }
+
+  private static List<String> expected(int from, int count) {
+    List<String> rows = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      rows.add(i + "|name-" + i + "|" + (i * 0.5) + "|" + EPOCH.plusDays(i % 1000));
+    }
+    return rows;
+  }
+
+  /** Parquet written by DuckDB (a different writer than lake's Arrow stack). */
+  private static Path writeParquet(Path file, int from, int count) throws Exception {
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = duck.createStatement()) {
+      st.execute("COPY (SELECT i AS id, 'name-' || i AS name, CAST(i AS DOUBLE) * 0.5 AS score, "
+          + "CAST(DATE '2024-01-01' + CAST(i % 1000 AS INTEGER) AS DATE) AS on_day FROM range(" + from + ", "
+          + (from + count) + ") t(i)) TO '" + file + "' (FORMAT PARQUET)");
+    }
+    assertThat(file).exists();
+    return file;
+  }
+
+  private static Path writeCsv(Path file, int from, int count) throws Exception {
+    StringBuilder s = new StringBuilder("id,name,score,on_day\n");
+    for (int i = from; i < from + count; i++) {
+      s.append(i).append(",name-").append(i).append(',').append(i * 0.5).append(',')
+          .append(EPOCH.plusDays(i % 1000)).append('\n');
+    }
+    Files.writeString(file, s, StandardCharsets.UTF_8);
+    return file;
+  }
+
+  /** An Arrow IPC file (the random-access format) written with Arrow's own writer, in two record batches. */
+  private static Path writeArrow(Path file, int from, int count) throws Exception {
+    Schema schema = new Schema(List.of(
+        Field.nullable("id", new ArrowType.Int(64, true)),
+        Field.nullable("name", ArrowType.Utf8.INSTANCE),
+        Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+        Field.nullable("on_day", new ArrowType.Date(DateUnit.DAY))));
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        FileOutputStream out = new FileOutputStream(file.toFile());
+        ArrowFileWriter writer = new ArrowFileWriter(root, null, out.getChannel())) {
+      writer.start();
+      int half = count / 2;
+      for (int[] range : new int[][] {{from, half}, {from + half, count - half}}) {
+        root.allocateNew();
+        for (int r = 0; r < range[1]; r++) {
+          int i = range[0] + r;
+          ((BigIntVector) root.getVector("id")).setSafe(r, i);
+          ((VarCharVector) root.getVector("name")).setSafe(r, ("name-" + i).getBytes(StandardCharsets.UTF_8));
+          ((Float8Vector) root.getVector("score")).setSafe(r, i * 0.5);
+          ((DateDayVector) root.getVector("on_day")).setSafe(r, (int) EPOCH.plusDays(i % 1000).toEpochDay());
+        }
+        root.setRowCount(range[1]);
+        writer.writeBatch();
+      }
+      writer.end();
+    }
+    return file;
+  }
+}
