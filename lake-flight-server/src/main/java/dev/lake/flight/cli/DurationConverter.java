@@ -10,6 +10,9 @@ final class DurationConverter implements ITypeConverter<Duration> {
   public Duration convert(String value) {
     String v = value.trim().toLowerCase(Locale.ROOT);
     try {
+      if (v.startsWith("p")) {
+        return Duration.parse(value.trim());
+      }
       if (v.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
       }
@@ -19,7 +22,7 @@ final class DurationConverter implements ITypeConverter<Duration> {
       if (v.endsWith("m")) {
         return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
       }
-      return Duration.parse(value.trim());
+      throw new IllegalArgumentException("no unit");
     } catch (RuntimeException e) {
       throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a duration (e.g. 500ms, 2s, 1m)");
     }
