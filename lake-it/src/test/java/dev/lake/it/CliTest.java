@@ -97,8 +97,18 @@ class CliTest {
       LakeCli.Result missing = cli.run("ingest", dir.resolve("nope.parquet").toString(), "-t", "x", "--port", port);
       assertThat(missing.exitCode()).as("%s", missing).isEqualTo(2);
       assertThat(missing.stderr()).contains("cannot read").contains("nope.parquet");
-      assertThat(again.stderr() + usage.stderr() + missing.stderr()).as("no stack traces").doesNotContain("\tat ");
+      LakeCli.Result nobody = cli.run("tables", "--port", Integer.toString(freePort()));
+      assertThat(nobody.exitCode()).as("%s", nobody).isEqualTo(1);
+      assertThat(nobody.stderr()).as("%s", nobody).startsWith("lake tables: cannot reach the server (UNAVAILABLE");
+      assertThat(again.stderr() + usage.stderr() + missing.stderr() + nobody.stderr()).as("no stack traces")
+          .doesNotContain("\tat ");
       assertThat(server.stop()).isZero();
+    }
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
     }
   }
 

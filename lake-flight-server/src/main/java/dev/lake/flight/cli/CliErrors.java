@@ -29,6 +29,10 @@ public final class CliErrors implements IExecutionExceptionHandler {
   public static String describe(Throwable e) {
     FlightRuntimeException flight = find(e, FlightRuntimeException.class);
     if (flight != null) {
+      if (unreachable(flight)) {
+        return "cannot reach the server (" + flight.status().code() + ": " + flight.status().description()
+            + "); is one listening at the address given by --url or --host/--port?";
+      }
       return "the server answered " + code(flight) + ": " + flight.status().description();
     }
     if (e instanceof UsageException) {
@@ -52,6 +56,13 @@ public final class CliErrors implements IExecutionExceptionHandler {
       return md.get("lake-code");
     }
     return e.status().code().name();
+  }
+
+  /** A transport failure (no lake status came back): nothing listens there, or the connection broke. */
+  private static boolean unreachable(FlightRuntimeException e) {
+    ErrorFlightMetadata md = e.status().metadata();
+    boolean fromLake = md != null && md.keys().contains("lake-code");
+    return !fromLake && e.status().code() == org.apache.arrow.flight.FlightStatusCode.UNAVAILABLE;
   }
 
   private static <T extends Throwable> T find(Throwable e, Class<T> type) {
