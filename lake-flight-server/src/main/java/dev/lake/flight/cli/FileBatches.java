@@ -43,7 +43,7 @@ public final class FileBatches extends ArrowReader {
     try (Open first = open(files.get(0))) {
       this.schema = first.reader.getVectorSchemaRoot().getSchema();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + files.get(0).path() + ": " + e.getMessage(), e);
+      throw new IllegalStateException(e.getMessage(), e); // open() names the file and the format
     }
   }
 
