@@ -2,9 +2,12 @@ package dev.lake.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lake.it.support.ConfiguredServer;
+import dev.lake.it.support.ConfiguredServer.TestUser;
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.LakeCli;
 import dev.lake.it.support.ServerProcess;
+import dev.lake.it.support.TestCertificates;
 import java.io.FileOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +19,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -99,10 +103,44 @@ class CliTest {
       assertThat(missing.stderr()).contains("cannot read").contains("nope.parquet");
       LakeCli.Result nobody = cli.run("tables", "--port", Integer.toString(freePort()));
       assertThat(nobody.exitCode()).as("%s", nobody).isEqualTo(1);
-      assertThat(nobody.stderr()).as("%s", nobody).startsWith("lake tables: cannot reach the server (UNAVAILABLE");
+      assertThat(nobody.stderr()).as("%s", nobody).startsWith("lake tables: cannot reach the server (")
+          .contains("Connection refused");
       assertThat(again.stderr() + usage.stderr() + missing.stderr() + nobody.stderr()).as("no stack traces")
           .doesNotContain("\tat ");
       assertThat(server.stop()).isZero();
+    }
+  }
+
+  /** The client commands over TLS with a private CA, as a configured user; a role the server refuses is exit 1. */
+  @Test
+  void cliCommandsUseTlsAndTheGivenUser() throws Exception {
+    TestCertificates ca = TestCertificates.authority(dir.resolve("pki"), "lake-test");
+    TestCertificates.Pem cert = ca.server("server");
+    Path csv = writeCsv(dir.resolve("few.csv"), 0, 10);
+    List<TestUser> users = List.of(new TestUser("rita", "rita-pw", "reader"), new TestUser("walt", "walt-pw", "writer"));
+    try (ConfiguredServer lake = ConfiguredServer.start(dir.resolve("data"), users, Map.of(
+        "server.tls.cert-chain", cert.chain().toString(), "server.tls.private-key", cert.key().toString()), b -> { })) {
+      String url = "grpc+tls://localhost:" + lake.port();
+      LakeCli walt = LakeCli.at(ServerProcess.projectRoot().resolve("bin/lake"), env -> {
+        env.put("LAKE_USER", "walt");
+        env.put("LAKE_PASSWORD", "walt-pw");
+      });
+      LakeCli.Result ingested = walt.run("ingest", csv.toString(), "-t", "few", "--url", url, "--tls-root-certs",
+          ca.caFile().toString());
+      assertThat(ingested.exitCode()).as("%s", ingested).isZero();
+      assertThat(ingested.stdout()).contains("ingested 10 rows");
+      LakeCli.Result untrusted = walt.run("tables", "--url", url);
+      assertThat(untrusted.exitCode()).as("the server's CA is not trusted: %s", untrusted).isEqualTo(1);
+      assertThat(untrusted.stderr()).as("%s", untrusted).contains("certificate").doesNotContain("\tat ");
+      LakeCli.Result dropped = walt.run("drop", "few", "--url", url, "--tls-root-certs", ca.caFile().toString());
+      assertThat(dropped.exitCode()).as("%s", dropped).isEqualTo(1);
+      assertThat(dropped.stderr()).as("%s", dropped).startsWith("lake drop: the server answered PERMISSION_DENIED: "
+          + "user 'walt' may not drop tables");
+      LakeCli.Result listed = LakeCli.project().run("tables", "--host", "localhost", "--port",
+          Integer.toString(lake.port()), "--tls-root-certs", ca.caFile().toString(), "--user", "rita", "--password",
+          "rita-pw");
+      assertThat(listed.exitCode()).as("%s", listed).isZero();
+      assertThat(listed.lines()).containsExactly("few");
     }
   }
 

@@ -30,10 +30,17 @@ public final class CliErrors implements IExecutionExceptionHandler {
     FlightRuntimeException flight = find(e, FlightRuntimeException.class);
     if (flight != null) {
       if (unreachable(flight)) {
-        return "cannot reach the server (" + flight.status().code() + ": " + flight.status().description()
-            + "); is one listening at the address given by --url or --host/--port?";
+        Throwable tls = causes(flight).filter(t -> t instanceof javax.net.ssl.SSLException).findFirst().orElse(null);
+        if (tls != null) {
+          return "the TLS handshake with the server failed (" + oneLine(tls.getMessage()) + "); check --tls, "
+              + "--tls-root-certs and the host name in --url/--host (it must match the server's certificate)";
+        }
+        String why = causes(flight).reduce((first, second) -> second).map(Throwable::getMessage)
+            .orElse(flight.status().description());
+        return "cannot reach the server (" + oneLine(why) + "); is one listening at the address given by --url or "
+            + "--host/--port, with or without TLS as given?";
       }
-      return "the server answered " + code(flight) + ": " + flight.status().description();
+      return "the server answered " + code(flight) + ": " + oneLine(flight.status().description());
     }
     if (e instanceof UsageException) {
       return e.getMessage();
@@ -56,6 +63,21 @@ public final class CliErrors implements IExecutionExceptionHandler {
       return md.get("lake-code");
     }
     return e.status().code().name();
+  }
+
+  /** The exception, its causes and the status's cause, in order. */
+  private static java.util.stream.Stream<Throwable> causes(FlightRuntimeException e) {
+    java.util.List<Throwable> all = new java.util.ArrayList<>();
+    for (Throwable start : new Throwable[] {e, e.status().cause()}) {
+      for (Throwable t = start; t != null && !all.contains(t); t = t.getCause()) {
+        all.add(t);
+      }
+    }
+    return all.stream().filter(t -> t.getMessage() != null);
+  }
+
+  private static String oneLine(String text) {
+    return text == null ? "" : text.lines().findFirst().orElse("").strip();
   }
 
   /** A transport failure (no lake status came back): nothing listens there, or the connection broke. */

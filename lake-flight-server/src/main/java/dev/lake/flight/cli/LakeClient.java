@@ -3,7 +3,7 @@ package dev.lake.flight.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.ByteArrayInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,9 +53,8 @@ public final class LakeClient implements AutoCloseable {
           ? Location.forGrpcTls(endpoint.host(), endpoint.port())
           : Location.forGrpcInsecure(endpoint.host(), endpoint.port()));
       if (endpoint.rootCerts() != null) {
-        try (InputStream certs = Files.newInputStream(endpoint.rootCerts())) {
-          builder.trustedCertificates(certs);
-        }
+        // build() reads the stream, so it must stay open until then: hand over the file's bytes
+        builder.trustedCertificates(new ByteArrayInputStream(Files.readAllBytes(endpoint.rootCerts())));
       }
       flight = builder.build();
       CallOption auth = flight.authenticateBasicToken(endpoint.user(), endpoint.password())
