@@ -107,6 +107,16 @@ class CliTest {
           .contains("Connection refused");
       assertThat(again.stderr() + usage.stderr() + missing.stderr() + nobody.stderr()).as("no stack traces")
           .doesNotContain("\tat ");
+      LakeCli.Result status = cli.run("status", "--url", "grpc://127.0.0.1:" + port);
+      assertThat(status.exitCode()).as("%s", status).isZero();
+      assertThat(status.stdout()).contains("\"leader\" : true").contains("\"node\" : \"node-1\"");
+      LakeCli.Result maintained = cli.run("maintain", "events", "--port", port);
+      assertThat(maintained.exitCode()).as("%s", maintained).isZero();
+      assertThat(maintained.stdout()).startsWith("events: ").contains("orphan files deleted");
+      LakeCli.Result dropped = cli.run("drop", "events", "--port", port);
+      assertThat(dropped.exitCode()).as("%s", dropped).isZero();
+      assertThat(dropped.stdout()).startsWith("dropped events (generation ");
+      assertThat(cli.run("tables", "--port", port).lines()).as("no tables left").isEmpty();
       assertThat(server.stop()).isZero();
     }
   }
