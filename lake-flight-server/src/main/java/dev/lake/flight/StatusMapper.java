@@ -3,6 +3,7 @@ package dev.lake.flight;
 import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.IncompatibleDataException;
+import dev.lake.engine.LocationExistsException;
 import dev.lake.engine.StorageException;
 import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryLimitException;
@@ -121,7 +122,7 @@ public final class StatusMapper {
       return Status.Code.UNAVAILABLE;
     }
     if (e instanceof WriteConflictException || e instanceof RegistryConflictException
-        || e instanceof ForeignCommitException) {
+        || e instanceof ForeignCommitException || e instanceof LocationExistsException) {
       return Status.Code.ABORTED;
     }
     if (e instanceof QueryExecutionException q && q.getMessage() != null
