@@ -6,6 +6,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.limits.QueryControl;
 import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.metrics.QueryEvents;
+import dev.lake.flight.metrics.QueryRecord;
+import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.ticket.InvalidTicketException;
@@ -27,14 +30,20 @@ import org.apache.arrow.flight.ActionType;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.CloseSessionRequest;
+import org.apache.arrow.flight.CloseSessionResult;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.GetSessionOptionsRequest;
+import org.apache.arrow.flight.GetSessionOptionsResult;
 import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.SetSessionOptionsRequest;
+import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
 import org.apache.arrow.flight.sql.FlightSqlUtils;
@@ -46,17 +55,21 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.MDC;
 
 /**
  * lake's Flight SQL producer. Thin: it decodes commands, delegates to the query service ({@link QueryService}),
  * the write path ({@link IngestHandler}, {@link AdminActions}) and the metadata answers
  * ({@link FlightSqlMetadata}, routed in {@link #getFlightInfo} and {@link #getStream}), and sends every failure
  * through {@link StatusMapper}. Commands lake does not serve keep {@link NoOpFlightSqlProducer}'s UNIMPLEMENTED.
+ * Finished queries and ingests go to {@link QueryEvents} (metrics, slow-query log); every log line of a query carries
+ * its id (MDC key {@value #QUERY_ID}); session options are answered by {@link SessionOptionsHandler}.
  *
  * <p>Stateless across nodes: a prepared statement's handle carries its SQL and bound parameters, and a ticket
  * carries the SQL, parameters, pinned versions, user and expiry, all signed with the cluster secret.
  */
 final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
+  static final String QUERY_ID = "queryId";
   private final QueryService query;
   private final FlightSqlMetadata metadata;
   private final IngestHandler ingest;
@@ -68,10 +81,14 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final Duration ticketLifetime;
   private final QueryLimits limits;
   private final ResultSpool spool;
+  private final QueryEvents events;
+  private final SessionOptionsHandler sessions;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
-      QueryLimits limits, ResultSpool spool) {
+      QueryLimits limits, ResultSpool spool, QueryEvents events, SessionOptionsHandler sessions) {
+    this.events = events;
+    this.sessions = sessions;
     this.query = query;
     this.metadata = metadata;
     this.ingest = ingest;
@@ -199,7 +216,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (request.hasTransactionId()) {
         throw new UnsupportedOperationException("lake has no transactions");
       }
-      PreparedQuery prepared = query.prepare(request.getQuery());
+      PreparedQuery prepared = prepareCounted(request.getQuery(), access.identity(context).user(),
+          UUID.randomUUID().toString());
       byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
       FlightSql.ActionCreatePreparedStatementResult result = FlightSql.ActionCreatePreparedStatementResult
           .newBuilder()
@@ -244,14 +262,31 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   /** Pins the versions now (execution time), and hands out a ticket that carries them. */
   private FlightInfo plan(StatementHandle statement, CallContext context, FlightDescriptor descriptor) {
     String user = access.identity(context).user();
-    PreparedQuery prepared = query.prepare(statement.sql());
+    String queryId = UUID.randomUUID().toString();
+    PreparedQuery prepared = prepareCounted(statement.sql(), user, queryId);
     QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
-        clock.instant().plus(ticketLifetime), UUID.randomUUID().toString());
+        clock.instant().plus(ticketLifetime), queryId);
     FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
         .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
     Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
     return FlightInfo.builder(prepared.resultSchema(), descriptor, List.of(new FlightEndpoint(flightTicket)))
         .setRecords(-1).setBytes(-1).build();
+  }
+
+  /**
+   * Prepares {@code sql} under its query id (MDC); a statement that fails here never executes, so it is counted as a
+   * query with its status code now (each query is counted once, with its final outcome).
+   */
+  private PreparedQuery prepareCounted(String sql, String user, String queryId) {
+    long start = events.start();
+    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, queryId)) {
+      return query.prepare(sql);
+    } catch (Throwable t) {
+      RuntimeException status = StatusMapper.toStatus(t);
+      events.queryFinished(new QueryRecord(queryId, user, sql, StatusMapper.outcome(status), events.since(start), 0,
+          0));
+      throw status;
+    }
   }
 
   @Override
@@ -272,22 +307,32 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       ServerStreamListener listener) {
     String user = access.identity(context).user();
     QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
-    // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
-    QueryControl control = limits.begin(decoded.queryId(), listener);
-    BufferAllocator queryAllocator = null;
-    try {
-      control.admit();
-      queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-      try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
-        ResultStreamer.stream(reader, control);
+    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, decoded.queryId())) {
+      long start = events.start();
+      ResultStreamer.Sent sent = new ResultStreamer.Sent();
+      String outcome = QueryRecord.OK;
+      // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
+      QueryControl control = limits.begin(decoded.queryId(), listener);
+      BufferAllocator queryAllocator = null;
+      try {
+        control.admit();
+        queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
+        try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(),
+            queryAllocator)) {
+          ResultStreamer.stream(reader, control, sent);
+        }
+      } catch (Throwable t) {
+        RuntimeException status = StatusMapper.toStatus(t);
+        outcome = StatusMapper.outcome(status);
+        control.fail(status);
+      } finally {
+        if (queryAllocator != null) {
+          ResultStreamer.closeWhenDrained(queryAllocator);
+        }
+        control.close();
+        events.queryFinished(new QueryRecord(decoded.queryId(), user, decoded.sql(), outcome, events.since(start),
+            sent.rows(), sent.bytes()));
       }
-    } catch (Throwable t) {
-      control.fail(t);
-    } finally {
-      if (queryAllocator != null) {
-        ResultStreamer.closeWhenDrained(queryAllocator);
-      }
-      control.close();
     }
   }
 
@@ -300,7 +345,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       control.admit();
       queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
       try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
-        ResultStreamer.stream(reader, control);
+        ResultStreamer.stream(reader, control, new ResultStreamer.Sent());
       }
     } catch (Throwable t) {
       control.fail(t);
@@ -420,7 +465,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
       FlightStream stream, StreamListener<PutResult> ackStream) {
     return () -> {
-      long rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+      long start = events.start();
+      long rows;
+      try {
+        rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+      } catch (Throwable t) {
+        RuntimeException status = StatusMapper.toStatus(t);
+        events.ingestFinished(StatusMapper.outcome(status), start);
+        throw status;
+      }
+      events.ingestFinished(QueryRecord.OK, start);
       sendPutResult(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
       ackStream.onCompleted();
     };
@@ -451,6 +505,41 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     try (ArrowBuf buf = allocator.buffer(bytes.length)) {
       buf.writeBytes(bytes);
       ackStream.onNext(PutResult.metadata(buf));
+    }
+  }
+
+  // ---- session options (catalog, schema) ----
+
+  @Override
+  public void setSessionOptions(SetSessionOptionsRequest request, CallContext context,
+      StreamListener<SetSessionOptionsResult> listener) {
+    try {
+      listener.onNext(sessions.set(context, request));
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void getSessionOptions(GetSessionOptionsRequest request, CallContext context,
+      StreamListener<GetSessionOptionsResult> listener) {
+    try {
+      listener.onNext(sessions.get(context));
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
+
+  @Override
+  public void closeSession(CloseSessionRequest request, CallContext context,
+      StreamListener<CloseSessionResult> listener) {
+    try {
+      listener.onNext(sessions.close(context));
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
     }
   }
 

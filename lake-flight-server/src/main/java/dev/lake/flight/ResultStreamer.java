@@ -5,6 +5,7 @@ import dev.lake.flight.limits.QueryControl;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
@@ -27,10 +28,11 @@ final class ResultStreamer {
    * Streams {@code reader} through {@code control} and completes the call; the caller closes the reader. Producing a
    * batch runs interruptibly (a stop may interrupt it); a stopped query ends with its stop reason thrown.
    */
-  static void stream(ArrowReader reader, QueryControl control) throws Exception {
+  static void stream(ArrowReader reader, QueryControl control, Sent sent) throws Exception {
     VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
     control.start(root);
     while (control.interruptibly(reader::loadNextBatch)) {
+      sent.add(root);
       while (!control.isReady()) {
         if (control.isCancelled()) {
           throw new QueryCancelledException("the client cancelled the query");
@@ -41,6 +43,27 @@ final class ResultStreamer {
       control.putNext();
     }
     control.completed();
+  }
+
+  /** What a stream sent so far: rows and Arrow buffer bytes (read by the query's own thread only). */
+  static final class Sent {
+    private long rows;
+    private long bytes;
+
+    void add(VectorSchemaRoot batch) {
+      rows += batch.getRowCount();
+      for (FieldVector vector : batch.getFieldVectors()) {
+        bytes += vector.getBufferSize();
+      }
+    }
+
+    long rows() {
+      return rows;
+    }
+
+    long bytes() {
+      return bytes;
+    }
   }
 
   /**
