@@ -24,6 +24,7 @@ import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
@@ -70,6 +71,7 @@ import org.slf4j.MDC;
  */
 final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   static final String QUERY_ID = "queryId";
+  private static final Schema EMPTY = new Schema(List.of());
   private final QueryService query;
   private final FlightSqlMetadata metadata;
   private final IngestHandler ingest;
@@ -216,14 +218,20 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (request.hasTransactionId()) {
         throw new UnsupportedOperationException("lake has no transactions");
       }
-      PreparedQuery prepared = prepareCounted(request.getQuery(), access.identity(context).user(),
-          UUID.randomUUID().toString());
       byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
+      Schema dataset = EMPTY;
+      Schema parameters = EMPTY;
+      if (BulkInsert.parse(request.getQuery()).isEmpty()) { // a bulk append is checked when its rows arrive
+        PreparedQuery prepared = prepareCounted(request.getQuery(), access.identity(context).user(),
+            UUID.randomUUID().toString());
+        dataset = prepared.resultSchema();
+        parameters = prepared.parameterSchema();
+      }
       FlightSql.ActionCreatePreparedStatementResult result = FlightSql.ActionCreatePreparedStatementResult
           .newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(handle))
-          .setDatasetSchema(serialize(prepared.resultSchema()))
-          .setParameterSchema(serialize(prepared.parameterSchema()))
+          .setDatasetSchema(serialize(dataset))
+          .setParameterSchema(serialize(parameters))
           .build();
       listener.onNext(new Result(Any.pack(result).toByteArray()));
       listener.onCompleted();
@@ -464,6 +472,11 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
       FlightStream stream, StreamListener<PutResult> ackStream) {
+    return bulkIngest(command, context, stream, ackStream);
+  }
+
+  private Runnable bulkIngest(FlightSql.CommandStatementIngest command, CallContext context, FlightStream stream,
+      StreamListener<PutResult> ackStream) {
     return () -> {
       long start = events.start();
       long rows;
@@ -489,7 +502,9 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public Runnable acceptPutPreparedStatementUpdate(FlightSql.CommandPreparedStatementUpdate command,
       CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
-    return readOnly(tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql());
+    String sql = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql();
+    Optional<BulkInsert> append = BulkInsert.parse(sql);
+    return append.isPresent() ? bulkIngest(append.get().command(), context, stream, ackStream) : readOnly(sql);
   }
 
   /** An update through the query interface: the policy names the statement kind; anything it lets through is refused. */
