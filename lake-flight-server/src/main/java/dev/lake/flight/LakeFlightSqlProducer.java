@@ -4,7 +4,6 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.auth.Role;
-import dev.lake.flight.limits.QueryControl;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.QueryRecord;
@@ -52,11 +51,9 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.slf4j.MDC;
 
 /**
  * lake's Flight SQL producer. Thin: it decodes commands, delegates to the query service ({@link QueryService}),
@@ -64,13 +61,12 @@ import org.slf4j.MDC;
  * ({@link FlightSqlMetadata}, routed in {@link #getFlightInfo} and {@link #getStream}), and sends every failure
  * through {@link StatusMapper}. Commands lake does not serve keep {@link NoOpFlightSqlProducer}'s UNIMPLEMENTED.
  * Finished queries and ingests go to {@link QueryEvents} (metrics, slow-query log); every log line of a query carries
- * its id (MDC key {@value #QUERY_ID}); session options are answered by {@link SessionOptionsHandler}.
+ * its id ({@link StatementStreams}); session options are answered by {@link SessionOptionsHandler}.
  *
  * <p>Stateless across nodes: a prepared statement's handle carries its SQL and bound parameters, and a ticket
  * carries the SQL, parameters, pinned versions, user and expiry, all signed with the cluster secret.
  */
 final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
-  static final String QUERY_ID = "queryId";
   private static final Schema EMPTY = new Schema(List.of());
   private final QueryService query;
   private final FlightSqlMetadata metadata;
@@ -85,12 +81,14 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final ResultSpool spool;
   private final QueryEvents events;
   private final SessionOptionsHandler sessions;
+  private final StatementStreams streams;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
       QueryLimits limits, ResultSpool spool, QueryEvents events, SessionOptionsHandler sessions) {
     this.events = events;
     this.sessions = sessions;
+    this.streams = new StatementStreams(query, limits, allocator, events, spool);
     this.query = query;
     this.metadata = metadata;
     this.ingest = ingest;
@@ -133,7 +131,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     try {
       if (ResultSpool.isPart(ticket.getBytes())) {
-        getStreamSpooled(ticket.getBytes(), context, listener);
+        streams.spooled(ticket.getBytes(), access.identity(context).user(), listener);
         return;
       }
       Any any = parseAny(ticket.getBytes(), "ticket");
@@ -222,7 +220,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       Schema dataset = EMPTY;
       Schema parameters = EMPTY;
       if (BulkInsert.parse(request.getQuery()).isEmpty()) { // a bulk append is checked when its rows arrive
-        PreparedQuery prepared = prepareCounted(request.getQuery(), access.identity(context).user(),
+        PreparedQuery prepared = streams.prepare(request.getQuery(), access.identity(context).user(),
             UUID.randomUUID().toString());
         dataset = prepared.resultSchema();
         parameters = prepared.parameterSchema();
@@ -271,7 +269,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private FlightInfo plan(StatementHandle statement, CallContext context, FlightDescriptor descriptor) {
     String user = access.identity(context).user();
     String queryId = UUID.randomUUID().toString();
-    PreparedQuery prepared = prepareCounted(statement.sql(), user, queryId);
+    PreparedQuery prepared = streams.prepare(statement.sql(), user, queryId);
     QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
         clock.instant().plus(ticketLifetime), queryId);
     FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
@@ -279,22 +277,6 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
     return FlightInfo.builder(prepared.resultSchema(), descriptor, List.of(new FlightEndpoint(flightTicket)))
         .setRecords(-1).setBytes(-1).build();
-  }
-
-  /**
-   * Prepares {@code sql} under its query id (MDC); a statement that fails here never executes, so it is counted as a
-   * query with its status code now (each query is counted once, with its final outcome).
-   */
-  private PreparedQuery prepareCounted(String sql, String user, String queryId) {
-    long start = events.start();
-    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, queryId)) {
-      return query.prepare(sql);
-    } catch (Throwable t) {
-      RuntimeException status = StatusMapper.toStatus(t);
-      events.queryFinished(new QueryRecord(queryId, user, sql, StatusMapper.outcome(status), events.since(start), 0,
-          0));
-      throw status;
-    }
   }
 
   @Override
@@ -314,55 +296,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void getStreamStatement(FlightSql.TicketStatementQuery ticket, CallContext context,
       ServerStreamListener listener) {
     String user = access.identity(context).user();
-    QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
-    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, decoded.queryId())) {
-      long start = events.start();
-      ResultStreamer.Sent sent = new ResultStreamer.Sent();
-      String outcome = QueryRecord.OK;
-      // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
-      QueryControl control = limits.begin(decoded.queryId(), listener);
-      BufferAllocator queryAllocator = null;
-      try {
-        control.admit();
-        queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-        try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(),
-            queryAllocator)) {
-          ResultStreamer.stream(reader, control, sent);
-        }
-      } catch (Throwable t) {
-        RuntimeException status = StatusMapper.toStatus(t);
-        outcome = StatusMapper.outcome(status);
-        control.fail(status);
-      } finally {
-        if (queryAllocator != null) {
-          ResultStreamer.closeWhenDrained(queryAllocator);
-        }
-        control.close();
-        events.queryFinished(new QueryRecord(decoded.queryId(), user, decoded.sql(), outcome, events.since(start),
-            sent.rows(), sent.bytes()));
-      }
-    }
-  }
-
-  /** A spooled part of a heavy result through gRPC (the fallback of its presigned URL), under the same limits. */
-  private void getStreamSpooled(byte[] ticket, CallContext context, ServerStreamListener listener) {
-    String user = access.identity(context).user();
-    QueryControl control = limits.begin(spool.partId(ticket, user), listener);
-    BufferAllocator queryAllocator = null;
-    try {
-      control.admit();
-      queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
-      try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
-        ResultStreamer.stream(reader, control, new ResultStreamer.Sent());
-      }
-    } catch (Throwable t) {
-      control.fail(t);
-    } finally {
-      if (queryAllocator != null) {
-        ResultStreamer.closeWhenDrained(queryAllocator);
-      }
-      control.close();
-    }
+    streams.statement(tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user), listener);
   }
 
   /**
@@ -526,36 +460,18 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   // ---- session options (catalog, schema) ----
 
   @Override
-  public void setSessionOptions(SetSessionOptionsRequest request, CallContext context,
-      StreamListener<SetSessionOptionsResult> listener) {
-    try {
-      listener.onNext(sessions.set(context, request));
-      listener.onCompleted();
-    } catch (Throwable t) {
-      listener.onError(StatusMapper.toStatus(t));
-    }
+  public void setSessionOptions(SetSessionOptionsRequest request, CallContext context, StreamListener<SetSessionOptionsResult> listener) {
+    answer(listener, () -> sessions.set(context, request));
   }
 
   @Override
-  public void getSessionOptions(GetSessionOptionsRequest request, CallContext context,
-      StreamListener<GetSessionOptionsResult> listener) {
-    try {
-      listener.onNext(sessions.get(context));
-      listener.onCompleted();
-    } catch (Throwable t) {
-      listener.onError(StatusMapper.toStatus(t));
-    }
+  public void getSessionOptions(GetSessionOptionsRequest request, CallContext context, StreamListener<GetSessionOptionsResult> listener) {
+    answer(listener, () -> sessions.get(context));
   }
 
   @Override
-  public void closeSession(CloseSessionRequest request, CallContext context,
-      StreamListener<CloseSessionResult> listener) {
-    try {
-      listener.onNext(sessions.close(context));
-      listener.onCompleted();
-    } catch (Throwable t) {
-      listener.onError(StatusMapper.toStatus(t));
-    }
+  public void closeSession(CloseSessionRequest request, CallContext context, StreamListener<CloseSessionResult> listener) {
+    answer(listener, () -> sessions.close(context));
   }
 
   @Override
@@ -569,6 +485,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void close() {}
 
   // ---- helpers ----
+
+  /** Sends one result and completes, or answers the failure's status. */
+  private static <T> void answer(StreamListener<T> listener, java.util.function.Supplier<T> result) {
+    try {
+      listener.onNext(result.get());
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
 
   private static Any command(FlightDescriptor descriptor) {
     if (descriptor == null || !descriptor.isCommand()) {
