@@ -2,6 +2,7 @@ package dev.lake.flight;
 
 import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.metrics.QueryEvents;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.memory.BufferAllocator;
@@ -45,16 +46,27 @@ final class ResultStreamer {
     control.completed();
   }
 
-  /** What a stream sent so far: rows and Arrow buffer bytes (read by the query's own thread only). */
+  /**
+   * What a stream sent so far: rows and Arrow buffer bytes (read by the query's own thread only). Each batch is also
+   * counted in the node's meters as it goes out, so a long query shows up while it runs.
+   */
   static final class Sent {
+    private final QueryEvents events;
     private long rows;
     private long bytes;
 
+    Sent(QueryEvents events) {
+      this.events = events;
+    }
+
     void add(VectorSchemaRoot batch) {
-      rows += batch.getRowCount();
+      long batchBytes = 0;
       for (FieldVector vector : batch.getFieldVectors()) {
-        bytes += vector.getBufferSize();
+        batchBytes += vector.getBufferSize();
       }
+      rows += batch.getRowCount();
+      bytes += batchBytes;
+      events.sent(batch.getRowCount(), batchBytes);
     }
 
     long rows() {

@@ -56,7 +56,7 @@ final class StatementStreams {
   void statement(QueryTicket ticket, ServerStreamListener listener) {
     try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, ticket.queryId())) {
       long start = events.start();
-      ResultStreamer.Sent sent = new ResultStreamer.Sent();
+      ResultStreamer.Sent sent = new ResultStreamer.Sent(events);
       String outcome = QueryRecord.OK;
       // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
       QueryControl control = limits.begin(ticket.queryId(), listener);
@@ -90,7 +90,7 @@ final class StatementStreams {
       control.admit();
       queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
       try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
-        ResultStreamer.stream(reader, control, new ResultStreamer.Sent());
+        ResultStreamer.stream(reader, control, new ResultStreamer.Sent(events));
       }
     } catch (Throwable t) {
       control.fail(t);

@@ -9,6 +9,7 @@ import dev.lake.flight.metrics.SlowQueryLog;
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.LakeTestServer;
 import dev.lake.it.support.LongTable;
+import dev.lake.it.support.Poll;
 import dev.lake.registry.ForwardingMetaStore;
 import dev.lake.registry.LeaderLease;
 import dev.lake.registry.RegistryUnavailableException;
@@ -45,6 +46,9 @@ class ObservabilityTest {
       assertThat(LongTable.ingest(client, "t", 0, 100, FlightTestClient.create())).isEqualTo(100);
       assertThat(LongTable.values(client, "t")).hasSize(100);
 
+      // The server counts a query once its DoGet has ended, which may be just after the client read the last batch.
+      Poll.until(Duration.ofSeconds(10), "the query to be counted", () -> delta(before, scrape(port),
+          "lake_query_duration_seconds_count", "outcome=\"ok\"") == 1);
       String after = get(port, "/metrics").body();
       assertThat(delta(before, after, "lake_query_duration_seconds_count", "outcome=\"ok\"")).isEqualTo(1);
       assertThat(delta(before, after, "lake_query_rows_total", "")).isEqualTo(100);
@@ -67,8 +71,9 @@ class ObservabilityTest {
       } catch (Exception expected) {
         // its code is the outcome label
       }
-      String failed = get(port, "/metrics").body();
-      assertThat(failed).containsPattern("lake_query_duration_seconds_count\\{[^}]*outcome=\"invalid_argument\"");
+      Poll.until(Duration.ofSeconds(10), "the failed query to be counted", () -> scrape(port)
+          .contains("outcome=\"invalid_argument\""));
+      assertThat(scrape(port)).containsPattern("lake_query_duration_seconds_count\\{[^}]*outcome=\"invalid_argument\"");
     }
   }
 
@@ -122,6 +127,14 @@ class ObservabilityTest {
     assertThat(queryId).isNotBlank();
     assertThat(line.getFormattedMessage()).startsWith("slow query queryId=" + queryId + " user=lake durationMs=")
         .contains("rows=7 outcome=ok sql=SELECT v FROM slow WHERE v >= 3");
+  }
+
+  private String scrape(int port) {
+    try {
+      return get(port, "/metrics").body();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static Map<String, String> metricsOn() {

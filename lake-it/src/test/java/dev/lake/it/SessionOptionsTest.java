@@ -110,6 +110,32 @@ class SessionOptionsTest {
     }
   }
 
+  /**
+   * Pins the README's note on the JDBC driver 18.3.0: with {@code catalog=} in the URL it sets the session catalog
+   * (lake accepts {@code lake}) and queries work, but {@code Connection.close()} throws (apache/arrow-java#66).
+   */
+  @Test
+  void jdbcCatalogInTheUrlWorksUntilTheDriverFailsItsOwnClose() throws Exception {
+    try (LakeTestServer server = LakeTestServer.start(dataDir); FlightTestClient writer = server.client()) {
+      LongTable.ingest(writer, "sales", 0, 10, FlightTestClient.create());
+      java.sql.Connection connection = java.sql.DriverManager.getConnection(server.jdbcUrl() + "&catalog=lake");
+      try (java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM sales")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getLong(1)).isEqualTo(10);
+      }
+      org.assertj.core.api.Assertions.assertThatThrownBy(connection::close)
+          .isInstanceOf(java.sql.SQLException.class);
+      // Without catalog= the same connection closes cleanly (the README's workaround).
+      try (java.sql.Connection plain = java.sql.DriverManager.getConnection(server.jdbcUrl());
+          java.sql.Statement statement = plain.createStatement();
+          java.sql.ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM lake.main.sales")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getLong(1)).isEqualTo(10);
+      }
+    }
+  }
+
   private static Map<String, SessionOptionValue> options(String... pairs) {
     Map<String, SessionOptionValue> out = new LinkedHashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {

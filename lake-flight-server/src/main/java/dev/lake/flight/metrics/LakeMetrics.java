@@ -82,12 +82,16 @@ public final class LakeMetrics implements AutoCloseable {
         .register(registry);
   }
 
-  /** Records one finished query execution. */
+  /** Records one finished query (its rows and bytes were counted as they were sent, {@link #sent}). */
   public void queryFinished(QueryRecord query) {
     latency("lake.query.duration", "Query executions (DoGet start to last batch) by outcome", query.outcome())
         .record(query.duration());
-    queryRows.increment(query.rows());
-    queryBytes.increment(query.bytes());
+  }
+
+  /** Records one result batch sent to a client. */
+  public void sent(long rows, long bytes) {
+    queryRows.increment(rows);
+    queryBytes.increment(bytes);
   }
 
   /** Records one finished bulk-ingest request on the node the client called ({@code ok} or the status code). */

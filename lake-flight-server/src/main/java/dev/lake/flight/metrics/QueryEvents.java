@@ -34,6 +34,11 @@ public final class QueryEvents {
     slowQueries.report(query);
   }
 
+  /** Rows and bytes of one result batch on its way to a client. */
+  public void sent(long rows, long bytes) {
+    metrics.sent(rows, bytes);
+  }
+
   public void ingestFinished(String outcome, long start) {
     metrics.ingestFinished(outcome, since(start));
   }
