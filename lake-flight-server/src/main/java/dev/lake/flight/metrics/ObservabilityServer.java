@@ -54,6 +54,10 @@ public final class ObservabilityServer implements AutoCloseable {
     server.createContext("/", exchange -> answer(exchange, () ->
         new Response(404, "text/plain; charset=utf-8", "not found: try /metrics, /health or /ready")));
     server.start();
+    if (!server.getAddress().getAddress().isLoopbackAddress()) {
+      LOG.warn("the metrics endpoint has no authentication and listens on a non-loopback address={}: keep it on a "
+          + "private network", settings.host());
+    }
     LOG.info("metrics endpoint listening address={}:{} paths=/metrics,/health,/ready", settings.host(),
         server.getAddress().getPort());
     return new ObservabilityServer(server, executor);
