@@ -1,24 +1,16 @@
 package dev.lake.it;
 
+import static dev.lake.it.support.SessionFlightClient.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.LakeTestServer;
 import dev.lake.it.support.LongTable;
+import dev.lake.it.support.SessionFlightClient;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.arrow.flight.CallOption;
 import org.apache.arrow.flight.CloseSessionRequest;
 import org.apache.arrow.flight.CloseSessionResult;
-import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightEndpoint;
-import org.apache.arrow.flight.FlightInfo;
-import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.GetSessionOptionsRequest;
-import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.NoOpSessionOptionValueVisitor;
-import org.apache.arrow.flight.SessionOptionValue;
 import org.apache.arrow.flight.SessionOptionValueFactory;
 import org.apache.arrow.flight.SetSessionOptionsRequest;
 import org.apache.arrow.flight.SetSessionOptionsResult;
@@ -26,7 +18,6 @@ import org.apache.arrow.flight.client.ClientCookieMiddleware;
 import org.apache.arrow.flight.sql.FlightSqlClient;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,27 +38,27 @@ class SessionOptionsTest {
         BufferAllocator allocator = new RootAllocator()) {
       LongTable.ingest(writer, "sales", 0, 10, FlightTestClient.create());
       ClientCookieMiddleware.Factory cookies = new ClientCookieMiddleware.Factory();
-      try (SessionClient client = SessionClient.connect(allocator, server.port(), cookies)) {
-        FlightSqlClient sql = client.sql;
+      try (SessionFlightClient client = SessionFlightClient.connect(allocator, server.port(), cookies)) {
+        FlightSqlClient sql = client.sql();
         // No session yet: no options set.
         assertThat(client.options()).isEmpty();
 
         SetSessionOptionsResult set = sql.setSessionOptions(new SetSessionOptionsRequest(
-            options("catalog", "LAKE", "schema", "Main")), client.auth);
+            options("catalog", "LAKE", "schema", "Main")), client.auth());
         assertThat(set.hasErrors()).isFalse();
         // The session sticks across calls (the cookie): the options come back, normalized.
         assertThat(client.options()).containsOnly(Map.entry("catalog", "lake"), Map.entry("schema", "main"));
 
         // Unqualified names resolve against the session schema, through statements and prepared statements.
         assertThat(client.count("SELECT COUNT(*) FROM sales")).isEqualTo(10);
-        try (FlightSqlClient.PreparedStatement prepared = sql.prepare("SELECT COUNT(*) FROM sales", client.auth)) {
-          assertThat(client.count(prepared.execute(client.auth))).isEqualTo(10);
-          prepared.close(client.auth);
+        try (FlightSqlClient.PreparedStatement prepared = sql.prepare("SELECT COUNT(*) FROM sales", client.auth())) {
+          assertThat(client.count(prepared.execute(client.auth()))).isEqualTo(10);
+          prepared.close(client.auth());
         }
 
         // An unknown schema (and an unknown option) is refused, per option; the session keeps its schema.
         SetSessionOptionsResult bad = sql.setSessionOptions(new SetSessionOptionsRequest(
-            options("schema", "warehouse", "colour", "blue")), client.auth);
+            options("schema", "warehouse", "colour", "blue")), client.auth());
         assertThat(bad.getErrors()).containsOnlyKeys("schema", "colour");
         assertThat(bad.getErrors().get("schema").value).isEqualTo(SetSessionOptionsResult.ErrorValue.INVALID_VALUE);
         assertThat(bad.getErrors().get("colour").value).isEqualTo(SetSessionOptionsResult.ErrorValue.INVALID_NAME);
@@ -75,17 +66,17 @@ class SessionOptionsTest {
 
         // An empty value resets an option to its default.
         assertThat(sql.setSessionOptions(new SetSessionOptionsRequest(Map.of("catalog",
-            SessionOptionValueFactory.makeEmptySessionOptionValue())), client.auth).hasErrors()).isFalse();
+            SessionOptionValueFactory.makeEmptySessionOptionValue())), client.auth()).hasErrors()).isFalse();
         assertThat(client.options()).containsOnly(Map.entry("schema", "main"));
 
         // Another client (no cookie) has a session of its own.
-        try (SessionClient other = SessionClient.connect(allocator, server.port(),
+        try (SessionFlightClient other = SessionFlightClient.connect(allocator, server.port(),
             new ClientCookieMiddleware.Factory())) {
           assertThat(other.options()).isEmpty();
         }
 
         // CloseSession ends it: the client drops the cookie, and the options are gone.
-        assertThat(sql.closeSession(new CloseSessionRequest(), client.auth).getStatus())
+        assertThat(sql.closeSession(new CloseSessionRequest(), client.auth()).getStatus())
             .isEqualTo(CloseSessionResult.Status.CLOSED);
         assertThat(client.options()).isEmpty();
         assertThat(client.count("SELECT COUNT(*) FROM sales")).isEqualTo(10);
@@ -101,9 +92,9 @@ class SessionOptionsTest {
         BufferAllocator allocator = new RootAllocator()) {
       // One cookie jar for both connections: the session set through the first node is sent to the second.
       ClientCookieMiddleware.Factory cookies = new ClientCookieMiddleware.Factory();
-      try (SessionClient a = SessionClient.connect(allocator, first.port(), cookies);
-          SessionClient b = SessionClient.connect(allocator, second.port(), cookies)) {
-        assertThat(a.sql.setSessionOptions(new SetSessionOptionsRequest(options("schema", "main")), a.auth)
+      try (SessionFlightClient a = SessionFlightClient.connect(allocator, first.port(), cookies);
+          SessionFlightClient b = SessionFlightClient.connect(allocator, second.port(), cookies)) {
+        assertThat(a.sql().setSessionOptions(new SetSessionOptionsRequest(options("schema", "main")), a.auth())
             .hasErrors()).isFalse();
         assertThat(b.options()).containsOnly(Map.entry("schema", "main"));
       }
@@ -136,65 +127,4 @@ class SessionOptionsTest {
     }
   }
 
-  private static Map<String, SessionOptionValue> options(String... pairs) {
-    Map<String, SessionOptionValue> out = new LinkedHashMap<>();
-    for (int i = 0; i < pairs.length; i += 2) {
-      out.put(pairs[i], SessionOptionValueFactory.makeSessionOptionValue(pairs[i + 1]));
-    }
-    return out;
-  }
-
-  /** A FlightSqlClient with Arrow's client cookie middleware (as the JDBC driver and ADBC have), logged in. */
-  private static final class SessionClient implements AutoCloseable {
-    private final FlightClient flight;
-    private final FlightSqlClient sql;
-    private final CallOption auth;
-
-    private SessionClient(FlightClient flight, CallOption auth) {
-      this.flight = flight;
-      this.sql = new FlightSqlClient(flight);
-      this.auth = auth;
-    }
-
-    static SessionClient connect(BufferAllocator allocator, int port, ClientCookieMiddleware.Factory cookies) {
-      FlightClient flight = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port))
-          .intercept(cookies).build();
-      return new SessionClient(flight, flight.authenticateBasicToken("lake", "lake").orElseThrow());
-    }
-
-    Map<String, String> options() {
-      Map<String, String> out = new LinkedHashMap<>();
-      sql.getSessionOptions(new GetSessionOptionsRequest(), auth).getSessionOptions()
-          .forEach((name, value) -> out.put(name, value.acceptVisitor(new NoOpSessionOptionValueVisitor<>() {
-            @Override
-            public String visit(String v) {
-              return v;
-            }
-          })));
-      return out;
-    }
-
-    long count(String query) throws Exception {
-      return count(sql.execute(query, auth));
-    }
-
-    long count(FlightInfo info) throws Exception {
-      long count = -1;
-      for (FlightEndpoint endpoint : info.getEndpoints()) {
-        try (FlightStream stream = sql.getStream(endpoint.getTicket(), auth)) {
-          while (stream.next()) {
-            if (stream.getRoot().getRowCount() > 0) {
-              count = ((BigIntVector) stream.getRoot().getVector(0)).get(0);
-            }
-          }
-        }
-      }
-      return count;
-    }
-
-    @Override
-    public void close() throws Exception {
-      flight.close();
-    }
-  }
 }
