@@ -72,6 +72,7 @@ public final class Main implements Callable<Integer> {
         System.err.println("lake: " + e.getMessage());
         return 2;
       }
+      dev.lake.flight.metrics.LogFormat.apply(cfg.log());
       LakeServer server;
       try {
         server = LakeServer.builder(cfg).build().start();

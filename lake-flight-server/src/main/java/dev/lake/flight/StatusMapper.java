@@ -87,6 +87,11 @@ public final class StatusMapper {
     return Status.fromCode(code).withDescription(message).asRuntimeException(trailers);
   }
 
+  /** The outcome label of a status {@link #toStatus} made: its code in lower case ({@code invalid_argument}). */
+  public static String outcome(RuntimeException status) {
+    return Status.fromThrowable(status).getCode().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   static Status.Code codeOf(Throwable e) {
     if (e instanceof QueryRejectedException || e instanceof SchemaMismatchException
         || e instanceof InvalidTicketException || e instanceof IncompatibleDataException
