@@ -11,25 +11,6 @@
 # MVN_FLAGS defaults to -o (offline, using ~/.m2); set MVN_FLAGS= to let Maven download.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$ROOT"
-MVN_FLAGS="${MVN_FLAGS--o}"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/lake-drop-recreate.XXXXXX")"
-cleanup() { rm -rf "$WORK"; }
-trap cleanup EXIT
-
-if [[ ! -f lake-flight-server/target/lake-server.jar && ! -f lib/lake-server.jar ]]; then
-  echo "probe: building the server jar" >&2
-  ./mvnw -B -q $MVN_FLAGS -DskipTests package -pl lake-flight-server -am >&2
-fi
-echo "probe: compiling lake-it test classes and resolving the classpath" >&2
-./mvnw -B -q $MVN_FLAGS -pl lake-it test-compile >&2
-./mvnw -B -q $MVN_FLAGS -pl lake-it dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile="$WORK/classpath.txt" >&2
-
-mkdir -p "$WORK/tmp" "$WORK/data"
-JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-"$JAVA" --add-opens=java.base/java.nio=ALL-UNNAMED -Djava.io.tmpdir="$WORK/tmp" -Duser.timezone=UTC \
-  -Dlake.project.root="$ROOT" \
-  -cp "$ROOT/lake-it/target/test-classes:$(cat "$WORK/classpath.txt")" \
-  dev.lake.it.probes.DropRecreateProbe --data-dir "$WORK/data/lake" "$@"
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+run_probe drop-recreate dev.lake.it.probes.DropRecreateProbe --data-dir data/lake "$@"

@@ -18,6 +18,7 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
   private final FlightStream stream;
   private volatile RuntimeException failure;
   private long rows;
+  private volatile long bytes;
 
   FlightStreamReader(FlightStream stream, BufferAllocator allocator) {
     super(allocator);
@@ -32,11 +33,14 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
       }
       VectorSchemaRoot in = stream.getRoot();
       VectorSchemaRoot out = getVectorSchemaRoot();
+      long batchBytes = 0;
       for (int i = 0; i < in.getFieldVectors().size(); i++) {
+        batchBytes += in.getVector(i).getBufferSize();
         in.getVector(i).makeTransferPair(out.getVector(i)).transfer();
       }
       out.setRowCount(in.getRowCount());
       rows += in.getRowCount();
+      bytes += batchBytes;
       return true;
     } catch (RuntimeException e) {
       RuntimeException cause = new IngestStreamException("the ingest stream failed after " + rows + " rows: "
@@ -53,7 +57,7 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
 
   @Override
   public long bytesRead() {
-    return 0;
+    return bytes;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.lake.flight.auth.Identity;
 import dev.lake.flight.cluster.ForwardedWrite;
 import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.cluster.InternalEndpoint;
+import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
@@ -29,9 +30,11 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
   private final BufferAllocator allocator;
   private final long memoryLimit;
   private final Forwarding forwarding;
+  private final QueryEvents events;
 
   IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit,
-      Forwarding forwarding) {
+      Forwarding forwarding, QueryEvents events) {
+    this.events = events;
     this.writes = writes;
     this.catalog = catalog;
     this.allocator = allocator;
@@ -57,8 +60,12 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
     // The batches move into this allocator as Lance pulls them: its limit bounds what one ingest holds at once.
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
         memoryLimit)) {
-      WriteResult result = writes.ingest(request, new FlightStreamReader(stream, ingestAllocator));
+      FlightStreamReader reader = new FlightStreamReader(stream, ingestAllocator);
+      WriteResult result = writes.ingest(request, reader);
       catalog.accept(result.registration());
+      if (!result.replayed()) { // a replayed idempotent retry wrote nothing
+        events.ingested(result.rowCount(), reader.bytesRead());
+      }
       return result;
     }
   }

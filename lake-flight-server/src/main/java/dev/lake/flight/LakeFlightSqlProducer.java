@@ -4,8 +4,10 @@ import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.auth.Role;
-import dev.lake.flight.limits.QueryControl;
 import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.metrics.QueryEvents;
+import dev.lake.flight.metrics.QueryRecord;
+import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.ticket.InvalidTicketException;
@@ -21,20 +23,27 @@ import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.CloseSessionRequest;
+import org.apache.arrow.flight.CloseSessionResult;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.GetSessionOptionsRequest;
+import org.apache.arrow.flight.GetSessionOptionsResult;
 import org.apache.arrow.flight.PollInfo;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.SetSessionOptionsRequest;
+import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
 import org.apache.arrow.flight.sql.FlightSqlUtils;
@@ -42,7 +51,6 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -52,11 +60,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the write path ({@link IngestHandler}, {@link AdminActions}) and the metadata answers
  * ({@link FlightSqlMetadata}, routed in {@link #getFlightInfo} and {@link #getStream}), and sends every failure
  * through {@link StatusMapper}. Commands lake does not serve keep {@link NoOpFlightSqlProducer}'s UNIMPLEMENTED.
+ * Finished queries and ingests go to {@link QueryEvents} (metrics, slow-query log); every log line of a query carries
+ * its id ({@link StatementStreams}); session options are answered by {@link SessionOptionsHandler}.
  *
  * <p>Stateless across nodes: a prepared statement's handle carries its SQL and bound parameters, and a ticket
  * carries the SQL, parameters, pinned versions, user and expiry, all signed with the cluster secret.
  */
 final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
+  private static final Schema EMPTY = new Schema(List.of());
   private final QueryService query;
   private final FlightSqlMetadata metadata;
   private final IngestHandler ingest;
@@ -68,10 +79,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final Duration ticketLifetime;
   private final QueryLimits limits;
   private final ResultSpool spool;
+  private final QueryEvents events;
+  private final SessionOptionsHandler sessions;
+  private final StatementStreams streams;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
-      QueryLimits limits, ResultSpool spool) {
+      QueryLimits limits, ResultSpool spool, QueryEvents events, SessionOptionsHandler sessions) {
+    this.events = events;
+    this.sessions = sessions;
+    this.streams = new StatementStreams(query, limits, allocator, events, spool);
     this.query = query;
     this.metadata = metadata;
     this.ingest = ingest;
@@ -114,7 +131,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
     try {
       if (ResultSpool.isPart(ticket.getBytes())) {
-        getStreamSpooled(ticket.getBytes(), context, listener);
+        streams.spooled(ticket.getBytes(), access.identity(context).user(), listener);
         return;
       }
       Any any = parseAny(ticket.getBytes(), "ticket");
@@ -199,13 +216,20 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (request.hasTransactionId()) {
         throw new UnsupportedOperationException("lake has no transactions");
       }
-      PreparedQuery prepared = query.prepare(request.getQuery());
       byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
+      Schema dataset = EMPTY;
+      Schema parameters = EMPTY;
+      if (BulkInsert.parse(request.getQuery()).isEmpty()) { // a bulk append is checked when its rows arrive
+        PreparedQuery prepared = streams.prepare(request.getQuery(), access.identity(context).user(),
+            UUID.randomUUID().toString());
+        dataset = prepared.resultSchema();
+        parameters = prepared.parameterSchema();
+      }
       FlightSql.ActionCreatePreparedStatementResult result = FlightSql.ActionCreatePreparedStatementResult
           .newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(handle))
-          .setDatasetSchema(serialize(prepared.resultSchema()))
-          .setParameterSchema(serialize(prepared.parameterSchema()))
+          .setDatasetSchema(serialize(dataset))
+          .setParameterSchema(serialize(parameters))
           .build();
       listener.onNext(new Result(Any.pack(result).toByteArray()));
       listener.onCompleted();
@@ -244,9 +268,10 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   /** Pins the versions now (execution time), and hands out a ticket that carries them. */
   private FlightInfo plan(StatementHandle statement, CallContext context, FlightDescriptor descriptor) {
     String user = access.identity(context).user();
-    PreparedQuery prepared = query.prepare(statement.sql());
+    String queryId = UUID.randomUUID().toString();
+    PreparedQuery prepared = streams.prepare(statement.sql(), user, queryId);
     QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
-        clock.instant().plus(ticketLifetime), UUID.randomUUID().toString());
+        clock.instant().plus(ticketLifetime), queryId);
     FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
         .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
     Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
@@ -271,45 +296,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void getStreamStatement(FlightSql.TicketStatementQuery ticket, CallContext context,
       ServerStreamListener listener) {
     String user = access.identity(context).user();
-    QueryTicket decoded = tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user);
-    // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
-    QueryControl control = limits.begin(decoded.queryId(), listener);
-    BufferAllocator queryAllocator = null;
-    try {
-      control.admit();
-      queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-      try (ArrowReader reader = query.execute(decoded.sql(), decoded.pins(), decoded.parameters(), queryAllocator)) {
-        ResultStreamer.stream(reader, control);
-      }
-    } catch (Throwable t) {
-      control.fail(t);
-    } finally {
-      if (queryAllocator != null) {
-        ResultStreamer.closeWhenDrained(queryAllocator);
-      }
-      control.close();
-    }
-  }
-
-  /** A spooled part of a heavy result through gRPC (the fallback of its presigned URL), under the same limits. */
-  private void getStreamSpooled(byte[] ticket, CallContext context, ServerStreamListener listener) {
-    String user = access.identity(context).user();
-    QueryControl control = limits.begin(spool.partId(ticket, user), listener);
-    BufferAllocator queryAllocator = null;
-    try {
-      control.admit();
-      queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
-      try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
-        ResultStreamer.stream(reader, control);
-      }
-    } catch (Throwable t) {
-      control.fail(t);
-    } finally {
-      if (queryAllocator != null) {
-        ResultStreamer.closeWhenDrained(queryAllocator);
-      }
-      control.close();
-    }
+    streams.statement(tickets.decodeTicket(ticket.getStatementHandle().toByteArray(), user), listener);
   }
 
   /**
@@ -419,8 +406,22 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
       FlightStream stream, StreamListener<PutResult> ackStream) {
+    return bulkIngest(command, context, stream, ackStream);
+  }
+
+  private Runnable bulkIngest(FlightSql.CommandStatementIngest command, CallContext context, FlightStream stream,
+      StreamListener<PutResult> ackStream) {
     return () -> {
-      long rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+      long start = events.start();
+      long rows;
+      try {
+        rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+      } catch (Throwable t) {
+        RuntimeException status = StatusMapper.toStatus(t);
+        events.ingestFinished(StatusMapper.outcome(status), start);
+        throw status;
+      }
+      events.ingestFinished(QueryRecord.OK, start);
       sendPutResult(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
       ackStream.onCompleted();
     };
@@ -435,7 +436,9 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public Runnable acceptPutPreparedStatementUpdate(FlightSql.CommandPreparedStatementUpdate command,
       CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
-    return readOnly(tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql());
+    String sql = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql();
+    Optional<BulkInsert> append = BulkInsert.parse(sql);
+    return append.isPresent() ? bulkIngest(append.get().command(), context, stream, ackStream) : readOnly(sql);
   }
 
   /** An update through the query interface: the policy names the statement kind; anything it lets through is refused. */
@@ -454,6 +457,23 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     }
   }
 
+  // ---- session options (catalog, schema) ----
+
+  @Override
+  public void setSessionOptions(SetSessionOptionsRequest request, CallContext context, StreamListener<SetSessionOptionsResult> listener) {
+    answer(listener, () -> sessions.set(context, request));
+  }
+
+  @Override
+  public void getSessionOptions(GetSessionOptionsRequest request, CallContext context, StreamListener<GetSessionOptionsResult> listener) {
+    answer(listener, () -> sessions.get(context));
+  }
+
+  @Override
+  public void closeSession(CloseSessionRequest request, CallContext context, StreamListener<CloseSessionResult> listener) {
+    answer(listener, () -> sessions.close(context));
+  }
+
   @Override
   public void listFlights(CallContext context, org.apache.arrow.flight.Criteria criteria,
       StreamListener<FlightInfo> listener) {
@@ -465,6 +485,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public void close() {}
 
   // ---- helpers ----
+
+  /** Sends one result and completes, or answers the failure's status. */
+  private static <T> void answer(StreamListener<T> listener, java.util.function.Supplier<T> result) {
+    try {
+      listener.onNext(result.get());
+      listener.onCompleted();
+    } catch (Throwable t) {
+      listener.onError(StatusMapper.toStatus(t));
+    }
+  }
 
   private static Any command(FlightDescriptor descriptor) {
     if (descriptor == null || !descriptor.isCommand()) {

@@ -10,6 +10,15 @@ import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.metrics.LakeMetrics;
+import dev.lake.flight.metrics.NodeProbes;
+import dev.lake.flight.metrics.ObservabilityServer;
+import dev.lake.flight.metrics.QueryEvents;
+import dev.lake.flight.metrics.Readiness;
+import dev.lake.flight.metrics.SlowQueryLog;
+import dev.lake.flight.session.SessionMiddleware;
+import dev.lake.flight.session.SessionOptionsHandler;
+import dev.lake.flight.session.SessionTokens;
 import dev.lake.flight.metadata.TableInfo;
 import dev.lake.flight.security.DataRootAllowlist;
 import dev.lake.flight.security.DataRootGuard;
@@ -45,7 +54,10 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -79,6 +91,9 @@ public final class LakeServer implements AutoCloseable {
   private final ClusterNode cluster;
   private final QueryLimits limits;
   private final ResultSpool spool;
+  private final LakeMetrics metrics;
+  private final Readiness readiness;
+  private ObservabilityServer observability;
 
   private LakeServer(Builder b) {
     this.config = b.config;
@@ -121,23 +136,41 @@ public final class LakeServer implements AutoCloseable {
         new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize()));
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
-    IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding);
+    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
+    LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
+    this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
+        () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term));
+    this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
+      @Override
+      public boolean isLeader() {
+        return cluster.isLeader();
+      }
+
+      @Override
+      public Optional<String> knownLeader() {
+        return forwarding.target().map(Forwarding.Target::nodeId);
+      }
+    });
+    QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
+        System::nanoTime);
+    IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
+        events);
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
         forwarding);
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
-    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
         config.dataDir().resolve("spool-tmp"));
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
-        spool);
+        spool, events, new SessionOptionsHandler());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()));
+            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
+        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security());
     this.server = flight.build();
   }
@@ -156,6 +189,15 @@ public final class LakeServer implements AutoCloseable {
     }
     scheduler.start(config.maintenanceInterval());
     spool.startSweeper();
+    if (config.metrics().enabled()) {
+      try {
+        observability = ObservabilityServer.start(config.metrics(), metrics, readiness);
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw new IOException("cannot bind the metrics endpoint " + config.metrics().host() + ":"
+            + config.metrics().port() + " (metrics.host / metrics.port): " + e.getMessage(), e);
+      }
+    }
     LOG.info("lake listening node={} address={}:{} dataDir={} dataRoot={} registry={}", config.nodeId(),
         config.host(), server.getPort(), config.dataDir(), storage.describe(), store.describe());
     return this;
@@ -163,6 +205,16 @@ public final class LakeServer implements AutoCloseable {
 
   public int port() {
     return server.getPort();
+  }
+
+  /** The port of the metrics, health and readiness endpoint; empty when {@code metrics.enabled} is false. */
+  public OptionalInt metricsPort() {
+    return observability == null ? OptionalInt.empty() : OptionalInt.of(observability.port());
+  }
+
+  /** This node's meters (also served on {@code /metrics} when enabled). */
+  public LakeMetrics metrics() {
+    return metrics;
   }
 
   /** True while this node's write gate is open (always on a single node). */
@@ -229,6 +281,10 @@ public final class LakeServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (observability != null) {
+      observability.close();
+    }
+    readiness.close();
     scheduler.close();
     try {
       server.shutdown();
@@ -244,6 +300,7 @@ public final class LakeServer implements AutoCloseable {
     cluster.close();
     spool.close();
     limits.close();
+    metrics.close();
     catalog.close();
     engine.close();
     store.close();

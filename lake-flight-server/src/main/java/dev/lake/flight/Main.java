@@ -41,8 +41,10 @@ public final class Main implements Callable<Integer> {
 
   public static void main(String[] args) {
     if (args.length > 0 && !"server".equals(args[0])) {
-      // a client command reports failures in one line (CliErrors): no stack traces from Arrow's login code
+      // a client command reports failures in one line (CliErrors): no stack traces from Arrow's login code; and its
+      // stdout is its output: logback's own status lines (printed there on a configuration warning) stay out of it
       System.setProperty("lake.client.handshake.log", "OFF");
+      System.setProperty("logback.statusListenerClass", "ch.qos.logback.core.status.NopStatusListener");
     }
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install();
@@ -105,6 +107,7 @@ public final class Main implements Callable<Integer> {
         System.err.println("lake: " + e.getMessage());
         return 2;
       }
+      dev.lake.flight.metrics.LogFormat.apply(cfg.log());
       LakeServer server;
       try {
         server = LakeServer.builder(cfg).build().start();

@@ -2,9 +2,11 @@ package dev.lake.flight;
 
 import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.metrics.QueryEvents;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
@@ -27,10 +29,11 @@ final class ResultStreamer {
    * Streams {@code reader} through {@code control} and completes the call; the caller closes the reader. Producing a
    * batch runs interruptibly (a stop may interrupt it); a stopped query ends with its stop reason thrown.
    */
-  static void stream(ArrowReader reader, QueryControl control) throws Exception {
+  static void stream(ArrowReader reader, QueryControl control, Sent sent) throws Exception {
     VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
     control.start(root);
     while (control.interruptibly(reader::loadNextBatch)) {
+      sent.add(root);
       while (!control.isReady()) {
         if (control.isCancelled()) {
           throw new QueryCancelledException("the client cancelled the query");
@@ -41,6 +44,38 @@ final class ResultStreamer {
       control.putNext();
     }
     control.completed();
+  }
+
+  /**
+   * What a stream sent so far: rows and Arrow buffer bytes (read by the query's own thread only). Each batch is also
+   * counted in the node's meters as it goes out, so a long query shows up while it runs.
+   */
+  static final class Sent {
+    private final QueryEvents events;
+    private long rows;
+    private long bytes;
+
+    Sent(QueryEvents events) {
+      this.events = events;
+    }
+
+    void add(VectorSchemaRoot batch) {
+      long batchBytes = 0;
+      for (FieldVector vector : batch.getFieldVectors()) {
+        batchBytes += vector.getBufferSize();
+      }
+      rows += batch.getRowCount();
+      bytes += batchBytes;
+      events.sent(batch.getRowCount(), batchBytes);
+    }
+
+    long rows() {
+      return rows;
+    }
+
+    long bytes() {
+      return bytes;
+    }
   }
 
   /**

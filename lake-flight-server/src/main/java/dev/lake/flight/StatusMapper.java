@@ -3,6 +3,7 @@ package dev.lake.flight;
 import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.IncompatibleDataException;
+import dev.lake.engine.LocationExistsException;
 import dev.lake.engine.StorageException;
 import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryLimitException;
@@ -86,6 +87,11 @@ public final class StatusMapper {
     return Status.fromCode(code).withDescription(message).asRuntimeException(trailers);
   }
 
+  /** The outcome label of a status {@link #toStatus} made: its code in lower case ({@code invalid_argument}). */
+  public static String outcome(RuntimeException status) {
+    return Status.fromThrowable(status).getCode().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   static Status.Code codeOf(Throwable e) {
     if (e instanceof QueryRejectedException || e instanceof SchemaMismatchException
         || e instanceof InvalidTicketException || e instanceof IncompatibleDataException
@@ -121,7 +127,7 @@ public final class StatusMapper {
       return Status.Code.UNAVAILABLE;
     }
     if (e instanceof WriteConflictException || e instanceof RegistryConflictException
-        || e instanceof ForeignCommitException) {
+        || e instanceof ForeignCommitException || e instanceof LocationExistsException) {
       return Status.Code.ABORTED;
     }
     if (e instanceof QueryExecutionException q && q.getMessage() != null

@@ -118,6 +118,11 @@ public final class ClusterNode implements AutoCloseable {
     return leadership == null || leadership.isLeader();
   }
 
+  /** The lease term this node last observed (its own while leading); 0 when it knows of none or is not clustered. */
+  public long observedTerm() {
+    return leadership == null ? 0 : leadership.observedLease().map(dev.lake.registry.LeaderLease::term).orElse(0L);
+  }
+
   /** This node's internal endpoint as other nodes reach it (after {@link #start}); empty for a single node. */
   public java.util.Optional<String> internalAddress() {
     return java.util.Optional.ofNullable(internalAddress);

@@ -10,6 +10,8 @@ import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;
 import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
+import dev.lake.flight.metrics.LogSettings;
+import dev.lake.flight.metrics.MetricsSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -64,6 +66,9 @@ public final class ConfigLoader {
     DEFAULTS.putAll(ResultSettings.KEYS);
     // cluster: lease timings, internal endpoint, advertised addresses
     DEFAULTS.putAll(ClusterNodeSettings.KEYS);
+    // observability: metrics/health endpoint, log format, slow-query log
+    DEFAULTS.putAll(MetricsSettings.KEYS);
+    DEFAULTS.putAll(LogSettings.KEYS);
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -150,7 +155,9 @@ public final class ConfigLoader {
         SecuritySettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),
-        ClusterNodeSettings.fromKeys(values));
+        ClusterNodeSettings.fromKeys(values),
+        MetricsSettings.fromKeys(values),
+        LogSettings.fromKeys(values));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

@@ -3,6 +3,8 @@ package dev.lake.flight.config;
 import dev.lake.flight.auth.User;
 import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
+import dev.lake.flight.metrics.LogSettings;
+import dev.lake.flight.metrics.MetricsSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -42,6 +44,8 @@ import java.util.Optional;
  * @param limits query timeout, concurrency and admission queue
  * @param results where and for how long heavy results (PollFlightInfo) are spooled
  * @param cluster lease timings, internal endpoint port and advertised addresses (used with the DynamoDB registry)
+ * @param metrics the metrics, health and readiness endpoint
+ * @param log the log format and the slow-query log
  */
 public record LakeConfig(
     String nodeId,
@@ -66,9 +70,13 @@ public record LakeConfig(
     SecuritySettings security,
     LimitSettings limits,
     ResultSettings results,
-    ClusterNodeSettings cluster) {
+    ClusterNodeSettings cluster,
+    MetricsSettings metrics,
+    LogSettings log) {
 
   public LakeConfig {
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(log, "log");
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(limits, "limits");

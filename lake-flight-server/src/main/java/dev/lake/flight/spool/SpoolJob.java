@@ -25,6 +25,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One PollFlightInfo query running in the background on this node: waits for an admission slot (shared with
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SpoolJob implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(SpoolJob.class);
+  private static final String QUERY_ID = "queryId";
   static final String STATE = "state.json";
   static final String CANCEL = "cancel";
 
@@ -87,6 +89,7 @@ final class SpoolJob implements Runnable {
     synchronized (lock) {
       worker = Thread.currentThread();
     }
+    MDC.put(QUERY_ID, jobId()); // the job id is the query id of every line this job logs
     List<PollState.Part> parts = new ArrayList<>();
     long rows = 0;
     PartFile part = null;
@@ -137,6 +140,7 @@ final class SpoolJob implements Runnable {
       synchronized (lock) {
         worker = null;
       }
+      MDC.remove(QUERY_ID);
       Thread.interrupted(); // an interrupt meant for this job must not outlive it on a pooled thread
     }
   }

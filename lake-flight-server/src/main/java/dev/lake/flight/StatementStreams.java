@@ -1,0 +1,104 @@
+package dev.lake.flight;
+
+import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.metrics.QueryEvents;
+import dev.lake.flight.metrics.QueryRecord;
+import dev.lake.flight.spool.ResultSpool;
+import dev.lake.flight.ticket.QueryTicket;
+import dev.lake.query.PreparedQuery;
+import dev.lake.query.QueryService;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.slf4j.MDC;
+
+/**
+ * Runs statements for the producer: preparing (under the query's id in the MDC), and DoGet of a ticket or of a
+ * spooled part under the read-path limits (timeout and admission slot from DoGet's start to the last batch, a child
+ * allocator per query). Every query is reported once to {@link QueryEvents}, with its final outcome: when it fails
+ * to prepare, or when its DoGet ends. Every log line of a query carries its id (MDC key {@value #QUERY_ID}).
+ */
+final class StatementStreams {
+  static final String QUERY_ID = "queryId";
+  private final QueryService query;
+  private final QueryLimits limits;
+  private final BufferAllocator allocator;
+  private final QueryEvents events;
+  private final ResultSpool spool;
+
+  StatementStreams(QueryService query, QueryLimits limits, BufferAllocator allocator, QueryEvents events,
+      ResultSpool spool) {
+    this.query = query;
+    this.limits = limits;
+    this.allocator = allocator;
+    this.events = events;
+    this.spool = spool;
+  }
+
+  /**
+   * Prepares {@code sql} under its query id; a statement that fails here never executes, so it is reported as a
+   * query with its status code now. Throws the status the client gets.
+   */
+  PreparedQuery prepare(String sql, String user, String queryId) {
+    long start = events.start();
+    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, queryId)) {
+      return query.prepare(sql);
+    } catch (Throwable t) {
+      RuntimeException status = StatusMapper.toStatus(t);
+      events.queryFinished(new QueryRecord(queryId, user, sql, StatusMapper.outcome(status), events.since(start), 0,
+          0));
+      throw status;
+    }
+  }
+
+  /** Streams the statement a verified ticket carries (its pinned versions, its parameters). */
+  void statement(QueryTicket ticket, ServerStreamListener listener) {
+    try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, ticket.queryId())) {
+      long start = events.start();
+      ResultStreamer.Sent sent = new ResultStreamer.Sent(events);
+      String outcome = QueryRecord.OK;
+      // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
+      QueryControl control = limits.begin(ticket.queryId(), listener);
+      BufferAllocator queryAllocator = null;
+      try {
+        control.admit();
+        queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
+        try (ArrowReader reader = query.execute(ticket.sql(), ticket.pins(), ticket.parameters(), queryAllocator)) {
+          ResultStreamer.stream(reader, control, sent);
+        }
+      } catch (Throwable t) {
+        RuntimeException status = StatusMapper.toStatus(t);
+        outcome = StatusMapper.outcome(status);
+        control.fail(status);
+      } finally {
+        if (queryAllocator != null) {
+          ResultStreamer.closeWhenDrained(queryAllocator);
+        }
+        control.close();
+        events.queryFinished(new QueryRecord(ticket.queryId(), ticket.user(), ticket.sql(), outcome,
+            events.since(start), sent.rows(), sent.bytes()));
+      }
+    }
+  }
+
+  /** A spooled part of a heavy result through gRPC (the fallback of its presigned URL), under the same limits. */
+  void spooled(byte[] ticket, String user, ServerStreamListener listener) {
+    QueryControl control = limits.begin(spool.partId(ticket, user), listener);
+    BufferAllocator queryAllocator = null;
+    try {
+      control.admit();
+      queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
+      try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
+        ResultStreamer.stream(reader, control, new ResultStreamer.Sent(events));
+      }
+    } catch (Throwable t) {
+      control.fail(t);
+    } finally {
+      if (queryAllocator != null) {
+        ResultStreamer.closeWhenDrained(queryAllocator);
+      }
+      control.close();
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package dev.lake.flight.metrics;
+
+import dev.lake.query.CatalogStats;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What the gauges read from the node when Prometheus scrapes (nothing is sampled in between).
+ *
+ * @param runningQueries queries holding an admission slot now
+ * @param queuedQueries queries waiting for one (the admission queue depth)
+ * @param catalog the catalog cache's counters
+ * @param leader whether this node's write gate is open
+ * @param term the lease term this node knows (its own when leading, the observed leader's otherwise; 0 = none)
+ */
+public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, Supplier<CatalogStats> catalog,
+    BooleanSupplier leader, LongSupplier term) {
+  public NodeProbes {
+    Objects.requireNonNull(runningQueries, "runningQueries");
+    Objects.requireNonNull(queuedQueries, "queuedQueries");
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(leader, "leader");
+    Objects.requireNonNull(term, "term");
+  }
+}
