@@ -62,7 +62,7 @@ public final class LakeClient implements AutoCloseable {
       return new LakeClient(allocator, flight, auth);
     } catch (IOException e) {
       closeQuietly(flight, allocator);
-      throw new UncheckedIOException("cannot read --tls-root-certs " + endpoint.rootCerts(), e);
+      throw new UsageException("cannot read --tls-root-certs " + endpoint.rootCerts() + ": " + e.getMessage());
     } catch (RuntimeException e) {
       closeQuietly(flight, allocator);
       throw e;
