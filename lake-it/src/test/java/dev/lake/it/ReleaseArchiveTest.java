@@ -40,6 +40,10 @@ class ReleaseArchiveTest {
   @Test
   void releaseArchiveRunsWithoutMaven() throws Exception {
     Path archive = archive();
+    Path jar = ServerProcess.projectRoot().resolve("lake-flight-server/target/lake-server.jar");
+    assertThat(Files.getLastModifiedTime(archive)).as("%s is older than %s: it was not rebuilt with the code "
+        + "(run the package phase without -Dassembly.skipAssembly)", archive, jar)
+        .isGreaterThanOrEqualTo(Files.getLastModifiedTime(jar));
     Path unpacked = dir.resolve("release");
     Files.createDirectories(unpacked);
     run(List.of("tar", "-xzf", archive.toString(), "-C", unpacked.toString()), env -> { });
