@@ -274,6 +274,11 @@ MUTATIONS = [
      "        widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION, argumentType.getScale());",
      "        widened = typeFactory.createSqlType(SqlTypeName.DOUBLE);",
      "SUM over DECIMAL staying DECIMAL(38,s) (it becomes a DOUBLE)"),
+    # ---- issue 2 follow-up (a demanding user's expectation): an abandoned ingest does not hold a thread forever ----
+    ("2", "lake-it", "IngestIdleTimeoutTest#abandonedIngestIsStoppedAfterIdleTimeout", "lake-flight-server",
+     "lake-flight-server/src/main/java/dev/lake/flight/limits/IdleStreams.java",
+     "      thread.interrupt();\n", "",
+     "interrupting the thread that waits for an idle client's next batch (ingest.idle-timeout)"),
 ]
 
 

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.flight.limits.IdleStreams;
+import dev.lake.flight.limits.IngestIdleException;
 import dev.lake.metasrv.ReportsFailure;
 import java.io.IOException;
 import java.util.Optional;
@@ -16,19 +18,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class FlightStreamReader extends ArrowReader implements ReportsFailure {
   private final FlightStream stream;
+  private final IdleStreams idle;
   private volatile RuntimeException failure;
   private long rows;
   private volatile long bytes;
 
-  FlightStreamReader(FlightStream stream, BufferAllocator allocator) {
+  FlightStreamReader(FlightStream stream, BufferAllocator allocator, IdleStreams idle) {
     super(allocator);
     this.stream = stream;
+    this.idle = idle;
   }
 
   @Override
   public boolean loadNextBatch() throws IOException {
     try {
-      if (!stream.next()) {
+      if (!idle.next(stream)) {
         return false;
       }
       VectorSchemaRoot in = stream.getRoot();
@@ -42,6 +46,9 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
       rows += in.getRowCount();
       bytes += batchBytes;
       return true;
+    } catch (IngestIdleException e) {
+      failure = failure == null ? e : failure;
+      throw e;
     } catch (RuntimeException e) {
       RuntimeException cause = new IngestStreamException("the ingest stream failed after " + rows + " rows: "
           + e.getMessage() + "; nothing was committed", e);

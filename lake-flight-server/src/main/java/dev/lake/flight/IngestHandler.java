@@ -4,6 +4,7 @@ import dev.lake.flight.auth.Identity;
 import dev.lake.flight.cluster.ForwardedWrite;
 import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.cluster.InternalEndpoint;
+import dev.lake.flight.limits.IdleStreams;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
@@ -31,10 +32,12 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
   private final long memoryLimit;
   private final Forwarding forwarding;
   private final QueryEvents events;
+  private final IdleStreams idle;
 
   IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit,
-      Forwarding forwarding, QueryEvents events) {
+      Forwarding forwarding, QueryEvents events, IdleStreams idle) {
     this.events = events;
+    this.idle = idle;
     this.writes = writes;
     this.catalog = catalog;
     this.allocator = allocator;
@@ -47,7 +50,7 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
     request(command); // a malformed command is refused here, before anything is forwarded
     Optional<Forwarding.Target> leader = forwarding.target();
     if (leader.isPresent()) {
-      ForwardedWrite result = forwarding.ingest(leader.get(), caller, command, stream);
+      ForwardedWrite result = forwarding.ingest(leader.get(), caller, command, stream, idle);
       result.registration().ifPresent(catalog::accept);
       return result.rows();
     }
@@ -60,7 +63,7 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
     // The batches move into this allocator as Lance pulls them: its limit bounds what one ingest holds at once.
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
         memoryLimit)) {
-      FlightStreamReader reader = new FlightStreamReader(stream, ingestAllocator);
+      FlightStreamReader reader = new FlightStreamReader(stream, ingestAllocator, idle);
       WriteResult result = writes.ingest(request, reader);
       catalog.accept(result.registration());
       if (!result.replayed()) { // a replayed idempotent retry wrote nothing

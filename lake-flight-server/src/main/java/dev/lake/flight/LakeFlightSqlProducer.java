@@ -384,7 +384,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
       List<Object> bound = List.of();
       int rows = 0;
-      while (stream.next()) {
+      while (limits.idleStreams().next(stream)) {
         VectorSchemaRoot root = stream.getRoot();
         if (root.getRowCount() == 0) {
           continue;

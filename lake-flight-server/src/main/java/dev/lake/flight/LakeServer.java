@@ -154,7 +154,7 @@ public final class LakeServer implements AutoCloseable {
     QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
         System::nanoTime);
     IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
-        events);
+        events, limits.idleStreams());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
         forwarding);
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);

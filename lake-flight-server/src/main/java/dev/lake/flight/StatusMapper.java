@@ -7,6 +7,7 @@ import dev.lake.engine.LocationExistsException;
 import dev.lake.engine.StorageException;
 import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryLimitException;
+import dev.lake.flight.limits.IngestIdleException;
 import dev.lake.flight.limits.QueryTimeoutException;
 import dev.lake.flight.security.LocationNotAllowedException;
 import dev.lake.flight.spool.ResultGoneException;
@@ -140,7 +141,7 @@ public final class StatusMapper {
     if (e instanceof OutOfMemoryException || e instanceof QueryLimitException) {
       return Status.Code.RESOURCE_EXHAUSTED;
     }
-    if (e instanceof QueryTimeoutException) {
+    if (e instanceof QueryTimeoutException || e instanceof IngestIdleException) {
       return Status.Code.DEADLINE_EXCEEDED;
     }
     if (e instanceof QueryCancelledException) {

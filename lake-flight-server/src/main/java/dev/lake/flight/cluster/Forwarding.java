@@ -1,6 +1,7 @@
 package dev.lake.flight.cluster;
 
 import dev.lake.flight.auth.Identity;
+import dev.lake.flight.limits.IdleStreams;
 import dev.lake.metasrv.ClusterLeadership;
 import dev.lake.registry.LeaderLease;
 import java.util.Objects;
@@ -50,8 +51,9 @@ public final class Forwarding {
     return Optional.of(new Target(lease.get().holderId(), lease.get().internalAddress()));
   }
 
-  public ForwardedWrite ingest(Target leader, Identity caller, CommandStatementIngest command, FlightStream stream) {
-    return client.ingest(leader, caller.user(), command, stream);
+  public ForwardedWrite ingest(Target leader, Identity caller, CommandStatementIngest command, FlightStream stream,
+      IdleStreams idle) {
+    return client.ingest(leader, caller.user(), command, stream, idle);
   }
 
   public byte[] action(Target leader, Identity caller, Action action) {

@@ -1,6 +1,7 @@
 package dev.lake.flight.cluster;
 
 import com.google.protobuf.Any;
+import dev.lake.flight.limits.IdleStreams;
 import java.net.URI;
 import java.util.Iterator;
 import java.util.Map;
@@ -54,7 +55,7 @@ public final class LeaderClient implements AutoCloseable {
 
   /** Forwards one bulk ingest to {@code leader}, streaming {@code source} through; returns the leader's answer. */
   public ForwardedWrite ingest(Forwarding.Target leader, String user, CommandStatementIngest command,
-      FlightStream source) {
+      FlightStream source, IdleStreams idle) {
     FlightClient client = client(leader.address());
     FlightDescriptor descriptor = FlightDescriptor.command(Any.pack(command).toByteArray());
     Answer answer = new Answer();
@@ -71,7 +72,7 @@ public final class LeaderClient implements AutoCloseable {
       while (!answer.isCancelled()) {
         boolean more;
         try {
-          more = source.next();
+          more = idle.next(source);
         } catch (RuntimeException e) {
           put.error(CallStatus.CANCELLED.withDescription("the client's ingest stream broke on the forwarding node")
               .toRuntimeException());

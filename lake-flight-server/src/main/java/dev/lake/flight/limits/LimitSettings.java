@@ -7,14 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Read-path limits (keys {@code query.timeout}, {@code query.max-concurrent}, {@code query.max-queued} in
- * docs/config.md).
+ * Limits (keys {@code query.timeout}, {@code query.max-concurrent}, {@code query.max-queued},
+ * {@code ingest.idle-timeout} in docs/config.md).
  *
  * @param timeout how long one query may run, from DoGet's start (queueing included) to its last batch
  * @param maxConcurrent how many queries run at once on this node
  * @param maxQueued how many more wait for a slot; beyond them a query is refused with RESOURCE_EXHAUSTED
+ * @param ingestIdleTimeout how long a server thread waits for a client's next batch of an ingest (or of prepared
+ *     statement parameters) before it stops the stream with DEADLINE_EXCEEDED
  */
-public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued) {
+public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued, Duration ingestIdleTimeout) {
   /** The keys this record reads, with their defaults. */
   public static final Map<String, String> KEYS;
 
@@ -23,6 +25,7 @@ public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued) 
     keys.put("query.timeout", "30m");
     keys.put("query.max-concurrent", "16");
     keys.put("query.max-queued", "64");
+    keys.put("ingest.idle-timeout", "5m");
     KEYS = Collections.unmodifiableMap(keys);
   }
 
@@ -35,6 +38,9 @@ public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued) 
     }
     if (maxQueued < 0 || maxQueued > 1_000_000) {
       throw new IllegalArgumentException("query.max-queued must be 0..1000000, was " + maxQueued);
+    }
+    if (ingestIdleTimeout == null || ingestIdleTimeout.isNegative() || ingestIdleTimeout.isZero()) {
+      throw new IllegalArgumentException("ingest.idle-timeout must be a positive duration (e.g. 5m)");
     }
   }
 
@@ -52,7 +58,8 @@ public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued) 
     });
     return new LimitSettings(ConfigLoader.duration("query.timeout", v.get("query.timeout")),
         integer("query.max-concurrent", v.get("query.max-concurrent")),
-        integer("query.max-queued", v.get("query.max-queued")));
+        integer("query.max-queued", v.get("query.max-queued")),
+        ConfigLoader.duration("ingest.idle-timeout", v.get("ingest.idle-timeout")));
   }
 
   private static int integer(String key, String text) {

@@ -22,6 +22,7 @@ public final class QueryLimits implements AutoCloseable {
   private final Admission admission;
   private final RunningQueries running;
   private final ScheduledExecutorService watchdogs;
+  private final IdleStreams idleStreams;
 
   /**
    * @param ticker monotonic nanoseconds (deadlines)
@@ -35,6 +36,7 @@ public final class QueryLimits implements AutoCloseable {
     this.toStatus = toStatus;
     this.admission = new Admission(settings.maxConcurrent(), settings.maxQueued(), ticker);
     this.running = new RunningQueries(clock);
+    this.idleStreams = new IdleStreams(settings.ingestIdleTimeout(), ticker);
     AtomicInteger n = new AtomicInteger();
     this.watchdogs = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "lake-query-deadlines-" + n.incrementAndGet());
@@ -71,6 +73,11 @@ public final class QueryLimits implements AutoCloseable {
     return admission;
   }
 
+  /** Waits for the next batch of an incoming stream within {@code ingest.idle-timeout}. */
+  public IdleStreams idleStreams() {
+    return idleStreams;
+  }
+
   public RunningQueries running() {
     return running;
   }
@@ -78,6 +85,7 @@ public final class QueryLimits implements AutoCloseable {
   @Override
   public void close() {
     watchdogs.shutdownNow();
+    idleStreams.close();
   }
 
   static String format(Duration d) {
