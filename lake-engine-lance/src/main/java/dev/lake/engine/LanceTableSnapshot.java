@@ -72,7 +72,34 @@ final class LanceTableSnapshot implements TableSnapshot {
   }
 
   @Override
+  public List<Integer> fragmentIds() {
+    checkOpen();
+    synchronized (lock) {
+      checkOpen();
+      try {
+        List<Integer> ids = new ArrayList<>();
+        dataset.get().getFragments().forEach(fragment -> ids.add(fragment.getId()));
+        return ids;
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("listing fragments of version " + version, location, e, LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  @Override
+  public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
+      Optional<Long> limit, int batchSize) {
+    Objects.requireNonNull(fragments, "fragments");
+    return scan(columns, filter, limit, batchSize, Optional.of(List.copyOf(fragments)));
+  }
+
+  @Override
   public ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize) {
+    return scan(columns, filter, limit, batchSize, Optional.empty());
+  }
+
+  private ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize,
+      Optional<List<Integer>> fragments) {
     Objects.requireNonNull(columns, "columns");
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(limit, "limit");
@@ -91,7 +118,9 @@ final class LanceTableSnapshot implements TableSnapshot {
     }
     filter.filter(f -> !f.isBlank()).ifPresent(options::filter);
     limit.ifPresent(options::limit);
-    String action = "scan of version " + version + describe(columns, filter, limit);
+    fragments.ifPresent(options::fragmentIds);
+    String action = "scan of version " + version + describe(columns, filter, limit)
+        + fragments.map(f -> " fragments=" + f).orElse("");
     synchronized (lock) {
       checkOpen();
       Tracked<LanceScanner> scanner = null;

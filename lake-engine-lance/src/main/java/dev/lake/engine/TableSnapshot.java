@@ -31,6 +31,17 @@ public interface TableSnapshot extends AutoCloseable {
    */
   ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize);
 
+  /** The ids of the version's fragments, in order (no I/O beyond the opened manifest). */
+  List<Integer> fragmentIds();
+
+  /**
+   * Like {@link #scan}, over the given fragments only (to scan fragments in parallel).
+   *
+   * @param fragments fragment ids from {@link #fragmentIds()}
+   */
+  ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
+      Optional<Long> limit, int batchSize);
+
   /** Runs {@code sql} against this version only, the table being named {@code tableName} in the query. */
   ArrowReader sql(String sql, String tableName);
 

@@ -70,6 +70,7 @@ public final class LakeServer implements AutoCloseable {
   private final DataStorage storage;
   private final FlightServer server;
   private final CachingCatalog catalog;
+  private final QueryService query;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
   private final ClusterNode cluster;
@@ -114,7 +115,9 @@ public final class LakeServer implements AutoCloseable {
     this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     this.catalog = CachingCatalog.start(store, config.catalog());
     QueryService query = new QueryService(catalog, engine,
-        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize()));
+        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
+            config.queryExecutor()));
+    this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
     IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding);
@@ -226,6 +229,7 @@ public final class LakeServer implements AutoCloseable {
     cluster.close();
     spool.close();
     limits.close();
+    query.close();
     catalog.close();
     engine.close();
     store.close();

@@ -77,6 +77,17 @@ public final class GatedScans extends ForwardingTableEngine {
       }
 
       @Override
+      public List<Integer> fragmentIds() {
+        return snapshot.fragmentIds();
+      }
+
+      @Override
+      public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
+          Optional<Long> limit, int batchSize) {
+        return new Gated(snapshot.scanFragments(columns, filter, fragments, limit, batchSize), allocator);
+      }
+
+      @Override
       public ArrowReader sql(String sql, String tableName) {
         return new Gated(snapshot.sql(sql, tableName), allocator);
       }

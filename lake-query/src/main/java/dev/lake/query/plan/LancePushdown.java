@@ -11,6 +11,8 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rex.RexInputRef;
+import dev.lake.query.vector.Unsupported;
+import dev.lake.query.vector.VectorPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,22 +30,23 @@ final class LancePushdown {
   private LancePushdown() {}
 
   /** {@code rel} with its maximal single-table subtrees pushed down where that gains anything. */
-  static RelNode rewrite(RelNode rel) {
+  static RelNode rewrite(RelNode rel, SubtreeExecutor executor) {
     Optional<Single> single = single(rel);
     if (single.isPresent()) {
-      return single.get().worthSql && PushableExpressions.rowType(rel.getRowType()) ? push(rel, single.get()) : rel;
+      return single.get().worthSql && PushableExpressions.rowType(rel.getRowType())
+          ? push(rel, single.get(), executor) : rel;
     }
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     for (RelNode input : rel.getInputs()) {
-      RelNode rewritten = rewrite(input);
+      RelNode rewritten = rewrite(input, executor);
       changed |= rewritten != input;
       inputs.add(rewritten);
     }
     return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
   }
 
-  private static RelNode push(RelNode subtree, Single single) {
+  private static RelNode push(RelNode subtree, Single single, SubtreeExecutor executor) {
     String sql;
     try {
       sql = LanceSqlGenerator.sql(subtree);
@@ -56,7 +59,21 @@ final class LancePushdown {
           single.scan.lanceTable().name(), cause.toString());
       return subtree;
     }
-    return LanceSqlScan.of(subtree, single.scan.lanceTable(), sql, single.pushed);
+    Optional<VectorPlan> vector = Optional.empty();
+    String why;
+    if (executor == SubtreeExecutor.LANCE_SQL) {
+      why = "query.executor=lance-sql";
+    } else {
+      try {
+        vector = Optional.of(VectorPlanner.compile(subtree, single.scan));
+        why = executor == SubtreeExecutor.VECTORIZED ? "query.executor=vectorized"
+            : "aggregate over one table: fragments scanned once in parallel (filter kept in Lance only when sampled"
+                + " selectivity <= 5%), aggregated on unscaled longs";
+      } catch (Unsupported e) {
+        why = "not vectorized: " + e.getMessage();
+      }
+    }
+    return LanceSqlScan.of(subtree, single.scan.lanceTable(), sql, single.pushed, vector, why);
   }
 
   /**

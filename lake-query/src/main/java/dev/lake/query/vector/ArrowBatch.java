@@ -1,0 +1,61 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Rows of Arrow vectors through a selection vector (row indexes into the vectors). Valid only until the vectors are
+ * reloaded: operators consume a batch before the next is read.
+ */
+final class ArrowBatch implements Batch {
+  private final List<FieldVector> vectors;
+  private final int[] rows;
+  private final int size;
+  private final Col[] columns;
+
+  private ArrowBatch(List<FieldVector> vectors, int[] rows, int size) {
+    this.vectors = vectors;
+    this.rows = rows;
+    this.size = size;
+    this.columns = new Col[vectors.size()];
+  }
+
+  /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
+  static ArrowBatch all(List<FieldVector> vectors, int rowCount) {
+    int[] rows = new int[rowCount];
+    for (int i = 0; i < rowCount; i++) {
+      rows[i] = i;
+    }
+    return new ArrowBatch(vectors, rows, rowCount);
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public Col column(int index) {
+    Col column = columns[index];
+    if (column == null) {
+      column = ColumnReader.read(vectors.get(index), rows, size);
+      columns[index] = column;
+    }
+    return column;
+  }
+
+  @Override
+  public Batch select(int[] positions, int count) {
+    int[] selected = new int[count];
+    for (int i = 0; i < count; i++) {
+      selected[i] = rows[positions[i]];
+    }
+    ArrowBatch out = new ArrowBatch(vectors, selected, count);
+    for (int c = 0; c < columns.length; c++) {
+      if (columns[c] != null) {
+        out.columns[c] = columns[c].select(positions, count);
+      }
+    }
+    return out;
+  }
+}
