@@ -6,8 +6,6 @@ import dev.lake.query.vector.VectorPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.calcite.linq4j.AbstractEnumerable;
-import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.plan.ColumnType;
@@ -61,17 +59,15 @@ final class LanceScanSource implements ScanSource {
 
   @Override
   public Enumerable<Object> vectorRows(VectorPlan plan, RowShape shape) {
-    return new AbstractEnumerable<>() {
-      @Override
-      public Enumerator<Object> enumerator() {
-        List<Object[]> rows = runVectorized(plan);
-        List<Object> shaped = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-          shaped.add(shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row);
-        }
-        return Linq4j.iterableEnumerator(shaped);
+    // Replayable: a nested-loop join enumerates its inner input once per outer row; it is computed once.
+    return new ReplayableRows(() -> {
+      List<Object[]> rows = runVectorized(plan);
+      List<Object> shaped = new ArrayList<>(rows.size());
+      for (Object[] row : rows) {
+        shaped.add(shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row);
       }
-    };
+      return Linq4j.iterableEnumerator(shaped);
+    });
   }
 
   /** Runs a vectorized plan on this snapshot; counted like a pushed-down statement. */

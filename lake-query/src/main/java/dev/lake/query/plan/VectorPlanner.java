@@ -26,6 +26,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
 
 /**
@@ -49,7 +50,7 @@ final class VectorPlanner {
     List<Field> stored = scan.lanceTable().fields();
     List<String> columns = new ArrayList<>(scan.columnNames());
     List<Integer> positions = new ArrayList<>(scan.projects());
-    Optional<Expr> scanCondition = Optional.empty();
+    Optional<Op.Filter> scanFilter = Optional.empty();
     List<Col> shapes = new ArrayList<>();
     for (Field field : scan.outputFields()) {
       shapes.add(shape(field));
@@ -72,7 +73,12 @@ final class VectorPlanner {
         scanned.add(shape(stored.get(position)));
       }
       try {
-        scanCondition = Optional.of(new ExprCompiler(rexBuilder, scanned).compile(condition));
+        ExprCompiler compiler = new ExprCompiler(rexBuilder, scanned);
+        List<Expr> conjuncts = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, condition))) {
+          conjuncts.add(compiler.compile(conjunct));
+        }
+        scanFilter = Optional.of(new Op.Filter(conjuncts));
       } catch (Unsupported e) {
         columns.subList(scan.projects().size(), columns.size()).clear();
       }
@@ -96,7 +102,8 @@ final class VectorPlanner {
       if (rel instanceof Filter) {
         ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
         List<Expr> conjuncts = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(((Filter) rel).getCondition())) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(
+            RexUtil.expandSearch(rexBuilder, null, ((Filter) rel).getCondition()))) {
           conjuncts.add(compiler.compile(conjunct));
         }
         ops.add(new Op.Filter(conjuncts));
@@ -164,7 +171,7 @@ final class VectorPlanner {
       fetch = sort.fetch == null ? Optional.empty() : Optional.of(literal(sort.fetch));
     }
     return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(),
-        scanCondition, before, keys, keyShapes, specs,
+        scanFilter, before, keys, keyShapes, specs,
         argShapes, after, sortKeys, offset, fetch, output);
   }
 

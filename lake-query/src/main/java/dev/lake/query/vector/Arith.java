@@ -23,6 +23,10 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
       }
     } else {
       out = Col.longs(n, scale);
+      if (op != '/' && a.wide == null && b.wide == null && fast(a, b, out.longs, n)) {
+        nulls(a, b, out, n);
+        return out;
+      }
       for (int i = 0; i < n; i++) {
         if (a.isNull(i) || b.isNull(i)) {
           continue;
@@ -44,6 +48,60 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
     }
     nulls(a, b, out, n);
     return out;
+  }
+
+  /**
+   * The whole column in exact long arithmetic, one tight loop per operator; false (nothing usable written) when any
+   * row overflows or the scale would shrink, and the per-row path with its BigDecimal fallback runs instead.
+   */
+  private boolean fast(Col a, Col b, long[] out, int n) {
+    long[] x = a.longs;
+    long[] y = b.longs;
+    try {
+      if (op == '*') {
+        if (a.scale + b.scale > scale) {
+          return false;
+        }
+        for (int i = 0; i < n; i++) {
+          out[i] = Math.multiplyExact(x[i], y[i]);
+        }
+        rescale(out, a.scale + b.scale, n);
+        return true;
+      }
+      x = scaled(x, a.scale, n);
+      y = scaled(y, b.scale, n);
+      if (op == '+') {
+        for (int i = 0; i < n; i++) {
+          out[i] = Math.addExact(x[i], y[i]);
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          out[i] = Math.subtractExact(x[i], y[i]);
+        }
+      }
+      return true;
+    } catch (ArithmeticException overflow) {
+      return false;
+    }
+  }
+
+  private long[] scaled(long[] values, int from, int n) {
+    if (from == scale) {
+      return values;
+    }
+    long[] out = java.util.Arrays.copyOf(values, n);
+    rescale(out, from, n);
+    return out;
+  }
+
+  private void rescale(long[] values, int from, int n) {
+    if (from == scale) {
+      return;
+    }
+    long factor = DecimalMath.pow10(scale - from);
+    for (int i = 0; i < n; i++) {
+      values[i] = Math.multiplyExact(values[i], factor);
+    }
   }
 
   private double apply(double x, double y) {

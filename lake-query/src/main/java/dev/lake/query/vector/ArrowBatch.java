@@ -22,11 +22,16 @@ final class ArrowBatch implements Batch {
 
   /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
   static ArrowBatch all(List<FieldVector> vectors, int rowCount) {
-    int[] rows = new int[rowCount];
-    for (int i = 0; i < rowCount; i++) {
-      rows[i] = i;
+    return range(vectors, 0, rowCount);
+  }
+
+  /** Rows {@code from} (inclusive) to {@code to} (exclusive) of {@code vectors}. */
+  static ArrowBatch range(List<FieldVector> vectors, int from, int to) {
+    int[] rows = new int[to - from];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = from + i;
     }
-    return new ArrowBatch(vectors, rows, rowCount);
+    return new ArrowBatch(vectors, rows, rows.length);
   }
 
   @Override

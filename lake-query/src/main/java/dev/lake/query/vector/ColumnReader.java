@@ -1,6 +1,10 @@
 package dev.lake.query.vector;
 
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -50,9 +54,11 @@ public final class ColumnReader {
       col = integers(vector, rows, size);
     } else if (vector instanceof Float8Vector) {
       col = Col.doubles(size);
-      ArrowBuf data = vector.getDataBuffer();
+      int count = vector.getValueCount();
+      DoubleBuffer values = vector.getDataBuffer().nioBuffer(0, count * 8).order(ByteOrder.LITTLE_ENDIAN)
+          .asDoubleBuffer();
       for (int i = 0; i < size; i++) {
-        col.doubles[i] = data.getDouble((long) rows[i] * 8);
+        col.doubles[i] = values.get(rows[i]);
       }
     } else if (vector instanceof Float4Vector) {
       col = Col.doubles(size);
@@ -87,13 +93,16 @@ public final class ColumnReader {
     Col col = Col.longs(size, 0);
     ArrowBuf data = vector.getDataBuffer();
     long[] out = col.longs;
+    int count = vector.getValueCount();
     if (vector instanceof BigIntVector) {
+      LongBuffer values = data.nioBuffer(0, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
       for (int i = 0; i < size; i++) {
-        out[i] = data.getLong((long) rows[i] * 8);
+        out[i] = values.get(rows[i]);
       }
     } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
+      IntBuffer values = data.nioBuffer(0, count * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
       for (int i = 0; i < size; i++) {
-        out[i] = data.getInt((long) rows[i] * 4);
+        out[i] = values.get(rows[i]);
       }
     } else if (vector instanceof SmallIntVector) {
       for (int i = 0; i < size; i++) {
@@ -109,12 +118,13 @@ public final class ColumnReader {
 
   private static Col decimals(DecimalVector vector, int[] rows, int size) {
     Col col = Col.longs(size, vector.getScale());
-    ArrowBuf data = vector.getDataBuffer();
+    int count = vector.getValueCount();
+    LongBuffer words = vector.getDataBuffer().nioBuffer(0, count * 16).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     long[] out = col.longs;
     for (int i = 0; i < size; i++) {
-      long at = (long) rows[i] * 16;
-      long low = data.getLong(at);
-      long high = data.getLong(at + 8);
+      int at = rows[i] * 2;
+      long low = words.get(at);
+      long high = words.get(at + 1);
       out[i] = low;
       if (high != (low >> 63) && !vector.isNull(rows[i])) {
         BigDecimal value = vector.getObject(rows[i]);

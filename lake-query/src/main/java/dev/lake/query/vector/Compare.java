@@ -19,6 +19,77 @@ record Compare(char op, Expr left, Expr right) implements Expr {
   }
 
   @Override
+  public int[] trueRows(Batch batch, int[] count) {
+    if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
+      return Expr.super.trueRows(batch, count);
+    }
+    Col constant = ((Expr.Literal) right).value();
+    Col a = left.eval(batch);
+    if (constant.isNull(0) || constant.isWide(0) || a.wide != null || constant.scale > a.scale) {
+      return Expr.super.trueRows(batch, count);
+    }
+    long c;
+    try {
+      c = DecimalMath.scaleUp(constant.longs[0], constant.scale, a.scale);
+    } catch (ArithmeticException overflow) {
+      return Expr.super.trueRows(batch, count);
+    }
+    int n = batch.size();
+    long[] x = a.longs;
+    int[] positions = new int[n];
+    int kept = 0;
+    switch (op) {
+      case '=':
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] == c ? 1 : 0;
+        }
+        break;
+      case '!':
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] != c ? 1 : 0;
+        }
+        break;
+      case '<':
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] < c ? 1 : 0;
+        }
+        break;
+      case 'l':
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] <= c ? 1 : 0;
+        }
+        break;
+      case '>':
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] > c ? 1 : 0;
+        }
+        break;
+      default:
+        for (int i = 0; i < n; i++) {
+          positions[kept] = i;
+          kept += x[i] >= c ? 1 : 0;
+        }
+        break;
+    }
+    if (a.nulls != null) {
+      int nonNull = 0;
+      for (int k = 0; k < kept; k++) {
+        if (!a.nulls[positions[k]]) {
+          positions[nonNull++] = positions[k];
+        }
+      }
+      kept = nonNull;
+    }
+    count[0] = kept;
+    return positions;
+  }
+
+  @Override
   public Col eval(Batch batch) {
     Col a = left.eval(batch);
     Col b = right.eval(batch);

@@ -9,6 +9,14 @@ public interface Expr {
 
   Col eval(Batch batch);
 
+  /**
+   * The positions of the batch's rows where this (BOOL) expression is true, neither false nor NULL; their number in
+   * {@code count[0]}. Comparisons with a constant override it with one fused loop.
+   */
+  default int[] trueRows(Batch batch, int[] count) {
+    return Logic.trueRows(eval(batch), count);
+  }
+
   /** A column of the input batch. */
   record Input(int index, Kind kind, int scale) implements Expr {
     @Override

@@ -111,7 +111,13 @@ final class HashAggregate implements AutoCloseable {
       if (col.isNull(i)) {
         codes[at + flags] |= NULL_FLAG << shift;
       } else if (col.kind == Kind.STRING) {
-        codes[at + k] = dictionaries[k].stringId(col.strings, i);
+        long inline = col.strings.inline(i);
+        if (inline >= 0) {
+          codes[at + k] = inline;
+        } else {
+          codes[at + k] = dictionaries[k].stringId(col.strings, i);
+          codes[at + flags] |= OBJECT_FLAG << shift;
+        }
       } else if (col.kind == Kind.DOUBLE) {
         double d = col.doubles[i];
         codes[at + k] = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
@@ -141,7 +147,7 @@ final class HashAggregate implements AutoCloseable {
         if ((flag & NULL_FLAG) != 0) {
           out.setNull(g);
         } else if (strings != null) {
-          strings[g] = dictionaries[k].string((int) code);
+          strings[g] = (flag & OBJECT_FLAG) != 0 ? dictionaries[k].string((int) code) : StringSource.unpack(code);
         } else if (shape.kind == Kind.DOUBLE) {
           out.doubles[g] = Double.longBitsToDouble(code);
         } else if ((flag & OBJECT_FLAG) != 0) {

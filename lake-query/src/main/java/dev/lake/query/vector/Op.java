@@ -20,7 +20,7 @@ public sealed interface Op {
         if (current.size() == 0) {
           return current;
         }
-        int[] positions = Logic.trueRows(conjunct.eval(current), count);
+        int[] positions = conjunct.trueRows(current, count);
         if (count[0] < current.size()) {
           current = current.select(positions, count[0]);
         }

@@ -1,6 +1,7 @@
 package dev.lake.query.vector;
 
 import java.util.Arrays;
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 
@@ -15,6 +16,31 @@ abstract class StringSource {
   abstract boolean equalTo(int i, byte[] other);
 
   abstract StringSource select(int[] positions, int count);
+
+  /** Row i's bytes packed into a long with its length (bits 56-63), when at most 7 bytes; -1 otherwise. */
+  long inline(int i) {
+    return pack(bytes(i));
+  }
+
+  static long pack(byte[] bytes) {
+    if (bytes.length > 7) {
+      return -1;
+    }
+    long code = (long) bytes.length << 56;
+    for (int k = 0; k < bytes.length; k++) {
+      code |= (bytes[k] & 0xFFL) << (8 * k);
+    }
+    return code;
+  }
+
+  /** The bytes of a code {@link #pack} made. */
+  static byte[] unpack(long code) {
+    byte[] bytes = new byte[(int) (code >>> 56)];
+    for (int k = 0; k < bytes.length; k++) {
+      bytes[k] = (byte) (code >>> (8 * k));
+    }
+    return bytes;
+  }
 
   static int hash(byte[] bytes) {
     if (bytes == null) {
@@ -67,57 +93,79 @@ abstract class StringSource {
     }
   }
 
-  /** Rows of a variable-width vector, through a row index per position (the batch's selection). */
+  /**
+   * Rows of a variable-width vector, through a row index per position (the batch's selection); the vector's bytes
+   * and offsets are copied into arrays once (bulk copies), so per-row work is plain array access.
+   */
   private static final class InArrow extends StringSource {
-    private final BaseVariableWidthVector vector;
-    private final ArrowBuf data;
-    private final ArrowBuf offsets;
+    private final byte[] data;
+    private final int[] offsets;
     private final int[] rows;
 
+    /** Copies the span of the vector that {@code rows} (ascending) covers; rows are re-based onto it. */
     InArrow(BaseVariableWidthVector vector, int[] rows) {
-      this.vector = vector;
-      this.data = vector.getDataBuffer();
-      this.offsets = vector.getOffsetBuffer();
+      int first = rows.length == 0 ? 0 : rows[0];
+      int last = rows.length == 0 ? -1 : rows[rows.length - 1];
+      this.offsets = new int[last - first + 2];
+      ArrowBuf offsetBuffer = vector.getOffsetBuffer();
+      offsetBuffer.nioBuffer((long) first * BaseVariableWidthVector.OFFSET_WIDTH,
+          offsets.length * BaseVariableWidthVector.OFFSET_WIDTH).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+          .get(offsets);
+      int base = offsets[0];
+      this.data = new byte[offsets[offsets.length - 1] - base];
+      vector.getDataBuffer().getBytes(base, data);
+      for (int k = 0; k < offsets.length; k++) {
+        offsets[k] -= base;
+      }
+      this.rows = new int[rows.length];
+      for (int i = 0; i < rows.length; i++) {
+        this.rows[i] = rows[i] - first;
+      }
+    }
+
+    private InArrow(byte[] data, int[] offsets, int[] rows) {
+      this.data = data;
+      this.offsets = offsets;
       this.rows = rows;
-    }
-
-    private int start(int i) {
-      return offsets.getInt((long) rows[i] * BaseVariableWidthVector.OFFSET_WIDTH);
-    }
-
-    private int end(int i) {
-      return offsets.getInt((long) (rows[i] + 1) * BaseVariableWidthVector.OFFSET_WIDTH);
     }
 
     @Override
     byte[] bytes(int i) {
-      int start = start(i);
-      byte[] out = new byte[end(i) - start];
-      data.getBytes(start, out);
-      return out;
+      int row = rows[i];
+      return Arrays.copyOfRange(data, offsets[row], offsets[row + 1]);
     }
 
     @Override
     int hash(int i) {
+      int row = rows[i];
       int h = 1;
-      for (int p = start(i), end = end(i); p < end; p++) {
-        h = 31 * h + data.getByte(p);
+      for (int p = offsets[row], end = offsets[row + 1]; p < end; p++) {
+        h = 31 * h + data[p];
       }
       return h;
     }
 
     @Override
     boolean equalTo(int i, byte[] other) {
-      int start = start(i);
-      if (end(i) - start != other.length) {
-        return false;
+      int row = rows[i];
+      int start = offsets[row];
+      return Arrays.equals(data, start, offsets[row + 1], other, 0, other.length);
+    }
+
+    /** Row i's bytes packed into a long with its length, when at most 7 bytes; -1 otherwise. */
+    @Override
+    long inline(int i) {
+      int row = rows[i];
+      int start = offsets[row];
+      int length = offsets[row + 1] - start;
+      if (length > 7) {
+        return -1;
       }
-      for (int k = 0; k < other.length; k++) {
-        if (data.getByte(start + k) != other[k]) {
-          return false;
-        }
+      long code = (long) length << 56;
+      for (int k = 0; k < length; k++) {
+        code |= (data[start + k] & 0xFFL) << (8 * k);
       }
-      return true;
+      return code;
     }
 
     @Override
@@ -126,7 +174,7 @@ abstract class StringSource {
       for (int i = 0; i < count; i++) {
         selected[i] = rows[positions[i]];
       }
-      return new InArrow(vector, selected);
+      return new InArrow(data, offsets, selected);
     }
   }
 }

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 public final class VectorExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(VectorExecutor.class);
   private static final long SAMPLE_ROWS = 65_536;
+  /** Rows an operator pipeline handles at a time: its working columns stay in the CPU caches. */
+  private static final int CHUNK_ROWS = 4_096;
 
   private final VectorRuntime runtime;
   private final int batchSize;
@@ -37,11 +39,11 @@ public final class VectorExecutor {
     List<Integer> fragments = scans.fragmentIds();
     Optional<String> pushed = plan.lanceFilter();
     List<Op> before = new ArrayList<>(plan.before());
-    if (pushed.isPresent() && plan.scanCondition().isPresent() && !fragments.isEmpty()) {
+    if (pushed.isPresent() && plan.scanFilter().isPresent() && !fragments.isEmpty()) {
       double kept = runtime.selectivity(scans.versionKey(), pushed.get(),
           () -> sample(plan, scans, fragments.get(0)));
       if (kept > VectorRuntime.ONE_PASS_SELECTIVITY) {
-        before.add(0, new Op.Filter(List.of(plan.scanCondition().get())));
+        before.add(0, plan.scanFilter().get());
         pushed = Optional.empty();
       }
       LOG.debug("vectorized scan table={} selectivity={} scan={}", plan.table(), kept,
@@ -89,11 +91,14 @@ public final class VectorExecutor {
           throw new InterruptedException("vectorized scan cancelled");
         }
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        Batch batch = ArrowBatch.all(root.getFieldVectors(), root.getRowCount());
-        for (Op op : before) {
-          batch = op.apply(batch);
+        for (int from = 0; from < root.getRowCount(); from += CHUNK_ROWS) {
+          int to = Math.min(root.getRowCount(), from + CHUNK_ROWS);
+          Batch batch = ArrowBatch.range(root.getFieldVectors(), from, to);
+          for (Op op : before) {
+            batch = op.apply(batch);
+          }
+          partial.add(batch);
         }
-        partial.add(batch);
       }
       return partial;
     } catch (Exception e) {
@@ -117,7 +122,7 @@ public final class VectorExecutor {
     try {
       long rows = 0;
       long kept = 0;
-      Op filter = new Op.Filter(List.of(plan.scanCondition().orElseThrow()));
+      Op filter = plan.scanFilter().orElseThrow();
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         rows += root.getRowCount();

@@ -7,14 +7,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * A single-table subtree compiled for the vectorized executor: scan {@link #columns} (with {@link #lanceFilter}
- * pushed into Lance, or {@link #scanCondition} evaluated here in a one-pass scan), run {@link #before} per batch,
+ * pushed into Lance, or {@link #scanFilter} evaluated here in a one-pass scan), run {@link #before} per batch,
  * hash-aggregate by {@link #keys} with {@link #aggregates}, run {@link #after} on the grouped rows, then sort and cut.
  *
  * @param keyShapes kind and scale of each key column; {@code argShapes} of each aggregate's argument (null: none)
  * @param output the SQL type and decimal scale of each result column, for the row runtime's representation
  */
 public record VectorPlan(String table, List<String> columns, Optional<String> lanceFilter,
-    Optional<Expr> scanCondition, List<Op> before, int[] keys, Col[] keyShapes, List<AggSpec> aggregates,
+    Optional<Op.Filter> scanFilter, List<Op> before, int[] keys, Col[] keyShapes, List<AggSpec> aggregates,
     Col[] argShapes, List<Op> after, List<SortKey> sort, long offset, Optional<Long> fetch, List<Output> output) {
   public VectorPlan {
     Objects.requireNonNull(table, "table");
