@@ -20,6 +20,16 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
 
   @Override
   void createTables() {
+    String existing = System.getProperty("lake.bench.location");
+    if (existing != null) {
+      // A lineitem dataset written earlier (e.g. by bin/lake bench tpch), registered at version 1.
+      try (var snapshot = engine.open(existing, 1, allocator)) {
+        java.time.Instant now = java.time.Instant.now();
+        catalog.put(new TableRegistration("lineitem", java.util.UUID.randomUUID().toString(), existing, 1,
+            snapshot.schema().toJson(), 1, now, now));
+      }
+      return;
+    }
     double scale = Double.parseDouble(System.getProperty("lake.bench.sf", "0.1"));
     List<List<Object>> rows = TpchTestData.rows(TpchTable.LINE_ITEM, scale);
     int fragments = 4;
@@ -44,7 +54,7 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
       try (var snapshot = engine.open(lineitem.location(), lineitem.version(), allocator)) {
         for (int fragment : snapshot.fragmentIds()) {
           try (var reader = snapshot.scanFragments(columns, java.util.Optional.empty(), List.of(fragment),
-              java.util.Optional.empty(), 65_536)) {
+              java.util.Optional.empty(), Integer.getInteger("lake.bench.batch", 65_536))) {
             while (reader.loadNextBatch()) {
               rows += reader.getVectorSchemaRoot().getRowCount();
             }

@@ -68,7 +68,7 @@ final class LancePushdown {
         vector = Optional.of(VectorPlanner.compile(subtree, single.scan));
         why = executor == SubtreeExecutor.VECTORIZED ? "query.executor=vectorized"
             : "aggregate over one table: fragments scanned once in parallel (filter kept in Lance only when sampled"
-                + " selectivity <= 1%), aggregated on unscaled longs";
+                + " selectivity <= 5%), aggregated on unscaled longs";
       } catch (Unsupported e) {
         why = "not vectorized: " + e.getMessage();
       }

@@ -25,6 +25,8 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexLocalRef;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
@@ -108,14 +110,26 @@ final class VectorPlanner {
         }
         ops.add(new Op.Filter(conjuncts));
       } else if (rel instanceof Project) {
-        ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
-        List<Expr> expressions = new ArrayList<>();
-        List<Col> next = new ArrayList<>();
-        for (RexNode expression : ((Project) rel).getProjects()) {
-          expressions.add(compiler.compile(expression));
-          next.add(ExprCompiler.shape(expression.getType()));
+        Project project = (Project) rel;
+        // As a program: common sub-expressions (Q1's l_extendedprice * (1 - l_discount)) are computed once.
+        RexProgram program = RexProgram.create(project.getInput().getRowType(), project.getProjects(), null,
+            project.getRowType(), rexBuilder);
+        int inputCount = project.getInput().getRowType().getFieldCount();
+        List<Col> extended = new ArrayList<>(shapes);
+        List<Expr> steps = new ArrayList<>();
+        List<RexNode> exprs = program.getExprList();
+        for (int k = inputCount; k < exprs.size(); k++) {
+          steps.add(new ExprCompiler(rexBuilder, extended).compile(exprs.get(k)));
+          extended.add(ExprCompiler.shape(exprs.get(k).getType()));
         }
-        ops.add(new Op.Project(expressions));
+        List<RexLocalRef> projected = program.getProjectList();
+        int[] outputs = new int[projected.size()];
+        List<Col> next = new ArrayList<>();
+        for (int i = 0; i < outputs.length; i++) {
+          outputs[i] = projected.get(i).getIndex();
+          next.add(extended.get(outputs[i]));
+        }
+        ops.add(new Op.Program(inputCount, steps, outputs));
         shapes = next;
       } else if (rel instanceof Aggregate) {
         if (aggregate != null) {

@@ -127,10 +127,28 @@ public final class Col {
     return out;
   }
 
-  /** A column of {@code size} copies of row 0 of this one (a literal). */
+  /** A column of {@code count} copies of row 0 of this one (a literal). */
   Col repeat(int count) {
-    int[] zeros = new int[count];
-    Arrays.fill(zeros, 0);
-    return select(zeros, count);
+    Col out = new Col(kind, count, scale);
+    if (longs != null) {
+      out.longs = new long[count];
+      Arrays.fill(out.longs, longs[0]);
+    }
+    if (doubles != null) {
+      out.doubles = new double[count];
+      Arrays.fill(out.doubles, doubles[0]);
+    }
+    if (nulls != null && nulls[0]) {
+      out.nulls = new boolean[count];
+      Arrays.fill(out.nulls, true);
+    }
+    if (wide != null && wide[0] != null) {
+      out.wide = new BigDecimal[count];
+      Arrays.fill(out.wide, wide[0]);
+    }
+    if (strings != null) {
+      out.strings = strings.select(new int[count], count);
+    }
+    return out;
   }
 }

@@ -2,9 +2,6 @@ package dev.lake.query.vector;
 
 import java.math.BigDecimal;
 import java.nio.ByteOrder;
-import java.nio.DoubleBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -45,20 +42,22 @@ public final class ColumnReader {
     }
   }
 
-  static Col read(FieldVector vector, int[] rows, int size) {
+  static Col read(LoadedColumn column, int[] rows, int size) {
+    FieldVector vector = column.vector;
     Col col;
     if (vector instanceof DecimalVector) {
-      col = decimals((DecimalVector) vector, rows, size);
+      col = decimals((DecimalVector) vector, column, rows, size);
     } else if (vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector
         || vector instanceof SmallIntVector || vector instanceof TinyIntVector) {
-      col = integers(vector, rows, size);
+      col = integers(column, rows, size);
     } else if (vector instanceof Float8Vector) {
       col = Col.doubles(size);
       int count = vector.getValueCount();
-      DoubleBuffer values = vector.getDataBuffer().nioBuffer(0, count * 8).order(ByteOrder.LITTLE_ENDIAN)
-          .asDoubleBuffer();
+      int first = size == 0 ? 0 : rows[0];
+      double[] values = new double[size == 0 ? 0 : rows[size - 1] - first + 1];
+      column.data(8).asDoubleBuffer().get(first, values);
       for (int i = 0; i < size; i++) {
-        col.doubles[i] = values.get(rows[i]);
+        col.doubles[i] = values[rows[i] - first];
       }
     } else if (vector instanceof Float4Vector) {
       col = Col.doubles(size);
@@ -68,7 +67,7 @@ public final class ColumnReader {
       }
     } else if (vector instanceof BaseVariableWidthVector) {
       col = new Col(Kind.STRING, size, 0);
-      col.strings = StringSource.of((BaseVariableWidthVector) vector, rows);
+      col.strings = StringSource.of(column, rows);
     } else if (vector instanceof BitVector) {
       col = Col.bools(size);
       BitVector bits = (BitVector) vector;
@@ -79,7 +78,7 @@ public final class ColumnReader {
       throw new IllegalStateException("the vectorized executor cannot read a column of Arrow type "
           + vector.getField().getType() + " (column " + vector.getName() + ")");
     }
-    if (vector.getNullCount() > 0) {
+    if (column.hasNulls) {
       for (int i = 0; i < size; i++) {
         if (vector.isNull(rows[i])) {
           col.setNull(i);
@@ -89,20 +88,25 @@ public final class ColumnReader {
     return col;
   }
 
-  private static Col integers(FieldVector vector, int[] rows, int size) {
+  private static Col integers(LoadedColumn column, int[] rows, int size) {
+    FieldVector vector = column.vector;
     Col col = Col.longs(size, 0);
     ArrowBuf data = vector.getDataBuffer();
     long[] out = col.longs;
     int count = vector.getValueCount();
+    int first = size == 0 ? 0 : rows[0];
+    int span = size == 0 ? 0 : rows[size - 1] - first + 1;
     if (vector instanceof BigIntVector) {
-      LongBuffer values = data.nioBuffer(0, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+      long[] values = new long[span];
+      column.data(8).asLongBuffer().get(first, values);
       for (int i = 0; i < size; i++) {
-        out[i] = values.get(rows[i]);
+        out[i] = values[rows[i] - first];
       }
     } else if (vector instanceof IntVector || vector instanceof DateDayVector) {
-      IntBuffer values = data.nioBuffer(0, count * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+      int[] values = new int[span];
+      column.data(4).asIntBuffer().get(first, values);
       for (int i = 0; i < size; i++) {
-        out[i] = values.get(rows[i]);
+        out[i] = values[rows[i] - first];
       }
     } else if (vector instanceof SmallIntVector) {
       for (int i = 0; i < size; i++) {
@@ -116,15 +120,18 @@ public final class ColumnReader {
     return col;
   }
 
-  private static Col decimals(DecimalVector vector, int[] rows, int size) {
+  private static Col decimals(DecimalVector vector, LoadedColumn column, int[] rows, int size) {
     Col col = Col.longs(size, vector.getScale());
     int count = vector.getValueCount();
-    LongBuffer words = vector.getDataBuffer().nioBuffer(0, count * 16).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    int first = size == 0 ? 0 : rows[0];
+    int span = size == 0 ? 0 : rows[size - 1] - first + 1;
+    long[] words = new long[span * 2];
+    column.data(16).asLongBuffer().get(first * 2, words);
     long[] out = col.longs;
     for (int i = 0; i < size; i++) {
-      int at = rows[i] * 2;
-      long low = words.get(at);
-      long high = words.get(at + 1);
+      int at = (rows[i] - first) * 2;
+      long low = words[at];
+      long high = words[at + 1];
       out[i] = low;
       if (high != (low >> 63) && !vector.isNull(rows[i])) {
         BigDecimal value = vector.getObject(rows[i]);

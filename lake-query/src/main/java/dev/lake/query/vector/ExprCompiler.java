@@ -7,7 +7,7 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexSlot;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
@@ -53,8 +53,8 @@ public final class ExprCompiler {
 
   public Expr compile(RexNode node) throws Unsupported {
     RexNode expanded = RexUtil.expandSearch(rexBuilder, null, node);
-    if (expanded instanceof RexInputRef) {
-      int index = ((RexInputRef) expanded).getIndex();
+    if (expanded instanceof RexSlot) {
+      int index = ((RexSlot) expanded).getIndex();
       Col shape = inputs.get(index);
       return new Expr.Input(index, shape.kind, shape.scale);
     }

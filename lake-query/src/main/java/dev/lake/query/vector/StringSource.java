@@ -57,8 +57,8 @@ abstract class StringSource {
     return new Held(values);
   }
 
-  static StringSource of(BaseVariableWidthVector vector, int[] rows) {
-    return new InArrow(vector, rows);
+  static StringSource of(LoadedColumn column, int[] rows) {
+    return new InArrow(column, rows);
   }
 
   private static final class Held extends StringSource {
@@ -103,17 +103,14 @@ abstract class StringSource {
     private final int[] rows;
 
     /** Copies the span of the vector that {@code rows} (ascending) covers; rows are re-based onto it. */
-    InArrow(BaseVariableWidthVector vector, int[] rows) {
+    InArrow(LoadedColumn column, int[] rows) {
       int first = rows.length == 0 ? 0 : rows[0];
       int last = rows.length == 0 ? -1 : rows[rows.length - 1];
       this.offsets = new int[last - first + 2];
-      ArrowBuf offsetBuffer = vector.getOffsetBuffer();
-      offsetBuffer.nioBuffer((long) first * BaseVariableWidthVector.OFFSET_WIDTH,
-          offsets.length * BaseVariableWidthVector.OFFSET_WIDTH).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
-          .get(offsets);
+      column.offsets().asIntBuffer().get(first, offsets);
       int base = offsets[0];
       this.data = new byte[offsets[offsets.length - 1] - base];
-      vector.getDataBuffer().getBytes(base, data);
+      column.data(1).get(base, data);
       for (int k = 0; k < offsets.length; k++) {
         offsets[k] -= base;
       }

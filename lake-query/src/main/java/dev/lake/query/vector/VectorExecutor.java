@@ -91,9 +91,10 @@ public final class VectorExecutor {
           throw new InterruptedException("vectorized scan cancelled");
         }
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        LoadedColumn[] loaded = LoadedColumn.of(root.getFieldVectors());
         for (int from = 0; from < root.getRowCount(); from += CHUNK_ROWS) {
           int to = Math.min(root.getRowCount(), from + CHUNK_ROWS);
-          Batch batch = ArrowBatch.range(root.getFieldVectors(), from, to);
+          Batch batch = ArrowBatch.range(loaded, from, to);
           for (Op op : before) {
             batch = op.apply(batch);
           }
