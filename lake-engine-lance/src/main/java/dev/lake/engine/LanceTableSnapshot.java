@@ -87,19 +87,36 @@ final class LanceTableSnapshot implements TableSnapshot {
   }
 
   @Override
-  public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
+  public long fragmentRows(int fragment) {
+    checkOpen();
+    synchronized (lock) {
+      checkOpen();
+      try {
+        return dataset.get().getFragment(fragment).countRows();
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("counting rows of fragment " + fragment + " of version " + version, location, e,
+            LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  @Override
+  public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
       Optional<Long> limit, int batchSize) {
     Objects.requireNonNull(fragments, "fragments");
-    return scan(columns, filter, limit, batchSize, Optional.of(List.copyOf(fragments)));
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must not be negative, was " + offset);
+    }
+    return scan(columns, filter, limit, batchSize, Optional.of(List.copyOf(fragments)), offset);
   }
 
   @Override
   public ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize) {
-    return scan(columns, filter, limit, batchSize, Optional.empty());
+    return scan(columns, filter, limit, batchSize, Optional.empty(), 0);
   }
 
   private ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize,
-      Optional<List<Integer>> fragments) {
+      Optional<List<Integer>> fragments, long offset) {
     Objects.requireNonNull(columns, "columns");
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(limit, "limit");
@@ -119,8 +136,11 @@ final class LanceTableSnapshot implements TableSnapshot {
     filter.filter(f -> !f.isBlank()).ifPresent(options::filter);
     limit.ifPresent(options::limit);
     fragments.ifPresent(options::fragmentIds);
+    if (offset > 0) {
+      options.offset(offset);
+    }
     String action = "scan of version " + version + describe(columns, filter, limit)
-        + fragments.map(f -> " fragments=" + f).orElse("");
+        + fragments.map(f -> " fragments=" + f).orElse("") + (offset > 0 ? " offset=" + offset : "");
     synchronized (lock) {
       checkOpen();
       Tracked<LanceScanner> scanner = null;

@@ -71,10 +71,16 @@ public final class QueryService implements AutoCloseable {
   private final PlanCache plans;
   private final PushdownCounters pushdown = new PushdownCounters();
   private final DistinctValueEstimates estimates = new DistinctValueEstimates();
-  private final VectorRuntime vectorRuntime = VectorRuntime.forCores();
+  private final VectorRuntime vectorRuntime;
   private final VectorExecutor vectors;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
+    this(catalog, engine, options, VectorRuntime.forCores());
+  }
+
+  /** A service whose vectorized executor runs on {@code vectorRuntime}; {@link #close()} closes it. */
+  public QueryService(Catalog catalog, TableEngine engine, QueryOptions options, VectorRuntime vectorRuntime) {
+    this.vectorRuntime = Objects.requireNonNull(vectorRuntime, "vectorRuntime");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");

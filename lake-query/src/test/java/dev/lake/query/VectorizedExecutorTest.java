@@ -88,6 +88,9 @@ class VectorizedExecutorTest extends LakeTestSupport {
     }
     createTable("huge", HUGE, huge);
     lanceSql = new QueryService(catalog, engine, QueryOptions.defaults().withExecutor(SubtreeExecutor.LANCE_SQL));
+    // Splits of 1,500 rows: the 4,000-row fragments are also scanned as row ranges in parallel.
+    service.close();
+    service = new QueryService(catalog, engine, options(), new dev.lake.query.vector.VectorRuntime(2, 1_500));
   }
 
   @AfterAll

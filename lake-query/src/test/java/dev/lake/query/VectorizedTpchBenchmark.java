@@ -32,7 +32,7 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
     }
     double scale = Double.parseDouble(System.getProperty("lake.bench.sf", "0.1"));
     List<List<Object>> rows = TpchTestData.rows(TpchTable.LINE_ITEM, scale);
-    int fragments = 4;
+    int fragments = Integer.getInteger("lake.bench.fragments", 4);
     int per = (rows.size() + fragments - 1) / fragments;
     TableRegistration registration = null;
     for (int f = 0; f < fragments; f++) {
@@ -53,7 +53,7 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
       long rows = 0;
       try (var snapshot = engine.open(lineitem.location(), lineitem.version(), allocator)) {
         for (int fragment : snapshot.fragmentIds()) {
-          try (var reader = snapshot.scanFragments(columns, java.util.Optional.empty(), List.of(fragment),
+          try (var reader = snapshot.scanFragments(columns, java.util.Optional.empty(), List.of(fragment), 0,
               java.util.Optional.empty(), Integer.getInteger("lake.bench.batch", 65_536))) {
             while (reader.loadNextBatch()) {
               rows += reader.getVectorSchemaRoot().getRowCount();

@@ -82,9 +82,14 @@ public final class GatedScans extends ForwardingTableEngine {
       }
 
       @Override
+      public long fragmentRows(int fragment) {
+        return snapshot.fragmentRows(fragment);
+      }
+
+      @Override
       public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
-          Optional<Long> limit, int batchSize) {
-        return new Gated(snapshot.scanFragments(columns, filter, fragments, limit, batchSize), allocator);
+          long offset, Optional<Long> limit, int batchSize) {
+        return new Gated(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize), allocator);
       }
 
       @Override

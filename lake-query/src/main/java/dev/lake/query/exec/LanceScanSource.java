@@ -99,9 +99,14 @@ final class LanceScanSource implements ScanSource {
       }
 
       @Override
-      public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments,
+      public long fragmentRows(int fragment) {
+        return snapshot.fragmentRows(fragment);
+      }
+
+      @Override
+      public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
           Optional<Long> limit) {
-        return resources.track(snapshot.scanFragments(columns, filter, fragments, limit, batchSize));
+        return resources.track(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize));
       }
 
       @Override

@@ -12,8 +12,15 @@ public interface FragmentScans {
 
   List<Integer> fragmentIds();
 
-  /** Lance's batches of {@code columns} of the given fragments; the caller releases the reader. */
-  ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, Optional<Long> limit);
+  /** The rows of one fragment. */
+  long fragmentRows(int fragment);
+
+  /**
+   * Lance's batches of {@code columns} of the given fragments, from row {@code offset} on; the caller releases the
+   * reader.
+   */
+  ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit);
 
   /** Closes a reader {@link #open} returned. */
   void release(ArrowReader reader);

@@ -51,15 +51,15 @@ public final class VectorExecutor {
     }
     try (HashAggregate total = newAggregate(plan, scans)) {
       CompletionService<HashAggregate> done = new ExecutorCompletionService<>(runtime.pool());
-      Deque<Integer> waiting = new ArrayDeque<>(fragments);
+      Deque<Split> waiting = new ArrayDeque<>(splits(scans, fragments, pushed.isEmpty()));
       List<Future<HashAggregate>> running = new ArrayList<>();
       Optional<String> filter = pushed;
       int inFlight = 0;
       try {
         while (!waiting.isEmpty() || inFlight > 0) {
           while (!waiting.isEmpty() && inFlight < runtime.threads()) {
-            int fragment = waiting.poll();
-            running.add(done.submit(() -> scanFragment(plan, scans, filter, fragment, before)));
+            Split split = waiting.poll();
+            running.add(done.submit(() -> scanFragment(plan, scans, filter, split, before)));
             inFlight++;
           }
           try (HashAggregate partial = done.take().get()) {
@@ -80,12 +80,36 @@ public final class VectorExecutor {
     }
   }
 
-  private HashAggregate scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, int fragment,
+  /** A fragment, or a row range of one: what one worker scans and aggregates. */
+  private record Split(int fragment, long offset, Optional<Long> limit) {}
+
+  /**
+   * The work of a scan: each fragment, and without a Lance filter (row positions are then physical) big fragments cut
+   * into ranges of {@link VectorRuntime#splitRows()} rows, so a table of few fragments still keeps every worker busy.
+   */
+  private List<Split> splits(FragmentScans scans, List<Integer> fragments, boolean unfiltered) {
+    List<Split> splits = new ArrayList<>();
+    for (int fragment : fragments) {
+      long rows = unfiltered && fragments.size() < 2 * runtime.threads() ? scans.fragmentRows(fragment) : 0;
+      long splitRows = runtime.splitRows();
+      if (rows <= splitRows) {
+        splits.add(new Split(fragment, 0, Optional.empty()));
+        continue;
+      }
+      for (long offset = 0; offset < rows; offset += splitRows) {
+        splits.add(new Split(fragment, offset, offset + splitRows >= rows ? Optional.empty()
+            : Optional.of(splitRows)));
+      }
+    }
+    return splits;
+  }
+
+  private HashAggregate scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, Split split,
       List<Op> before) throws Exception {
     HashAggregate partial = newAggregate(plan, scans);
     ArrowReader reader = null;
     try {
-      reader = scans.open(plan.columns(), filter, List.of(fragment), Optional.empty());
+      reader = scans.open(plan.columns(), filter, List.of(split.fragment()), split.offset(), split.limit());
       while (reader.loadNextBatch()) {
         if (Thread.currentThread().isInterrupted()) {
           throw new InterruptedException("vectorized scan cancelled");
@@ -119,7 +143,8 @@ public final class VectorExecutor {
 
   /** The share of a sample of the first fragment's rows that the scan condition keeps. */
   private double sample(VectorPlan plan, FragmentScans scans, int fragment) {
-    ArrowReader reader = scans.open(plan.columns(), Optional.empty(), List.of(fragment), Optional.of(SAMPLE_ROWS));
+    ArrowReader reader = scans.open(plan.columns(), Optional.empty(), List.of(fragment), 0,
+        Optional.of(SAMPLE_ROWS));
     try {
       long rows = 0;
       long kept = 0;

@@ -24,14 +24,26 @@ public final class VectorRuntime implements AutoCloseable {
    * (130 ms against 213 ms in one pass).
    */
   public static final double ONE_PASS_SELECTIVITY = 0.05;
+  /** Rows of one split of a fragment scanned without a Lance filter, by default. */
+  public static final long DEFAULT_SPLIT_ROWS = 262_144;
 
   private final ThreadPoolExecutor pool;
   private final Cache<String, Double> selectivity = Caffeine.newBuilder().maximumSize(10_000).build();
 
-  public VectorRuntime(int threads) {
+  private final long splitRows;
+
+  /**
+   * @param threads workers in the pool
+   * @param splitRows rows of one split when a table of few fragments is scanned without a Lance filter
+   */
+  public VectorRuntime(int threads, long splitRows) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be positive, was " + threads);
     }
+    if (splitRows < 1) {
+      throw new IllegalArgumentException("splitRows must be positive, was " + splitRows);
+    }
+    this.splitRows = splitRows;
     AtomicInteger counter = new AtomicInteger();
     ThreadFactory factory = task -> {
       Thread thread = new Thread(task, "lake-vector-" + counter.incrementAndGet());
@@ -45,7 +57,11 @@ public final class VectorRuntime implements AutoCloseable {
 
   /** A pool sized to the machine's cores. */
   public static VectorRuntime forCores() {
-    return new VectorRuntime(Runtime.getRuntime().availableProcessors());
+    return new VectorRuntime(Runtime.getRuntime().availableProcessors(), DEFAULT_SPLIT_ROWS);
+  }
+
+  long splitRows() {
+    return splitRows;
   }
 
   int threads() {
