@@ -11,8 +11,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Evidence, not a timed assertion: TPC-H Q1 and Q6 through {@link QueryService} (no Flight) with the vectorized
- * executor and with Lance's SQL engine, interleaved, over lineitem at {@code -Dlake.bench.sf} (default 0.1) in four
- * fragments. Runs only with {@code -Dlake.bench=true}; prints medians.
+ * executor and with Lance's SQL engine, interleaved, over lineitem at {@code -Dlake.bench.sf} (default 0.1) in
+ * {@code -Dlake.bench.fragments} fragments (default 4) — or over an existing lineitem dataset at version 1 given by
+ * {@code -Dlake.bench.location} (e.g. one {@code bin/lake bench tpch} wrote) — and a raw sequential scan of Q1's
+ * columns ({@code -Dlake.bench.batch} rows per batch). Runs only with {@code -Dlake.bench=true}; prints medians:
+ * {@code ./mvnw -B -q -o -pl lake-query -am verify -Dtest=VectorizedTpchBenchmark -Dlake.bench=true
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @EnabledIfSystemProperty(named = "lake.bench", matches = "true")
 class VectorizedTpchBenchmark extends LakeTestSupport {
