@@ -87,6 +87,13 @@ class VectorizedExecutorTest extends LakeTestSupport {
           new BigDecimal("9999999999999999.99")));
     }
     createTable("huge", HUGE, huge);
+    List<List<Object>> keys = new ArrayList<>();
+    for (int i = 0; i < 80_000; i++) {
+      keys.add(row(i % 2 == 0 ? "even" : "odd", (long) i, BigDecimal.valueOf(i, 2)));
+    }
+    createTable("keyed", new Schema(List.of(Field.notNullable("g", ArrowType.Utf8.INSTANCE),
+        Field.notNullable("v", new ArrowType.Int(64, true)),
+        Field.notNullable("c", new ArrowType.Decimal(18, 2, 128)))), keys);
     lanceSql = new QueryService(catalog, engine, QueryOptions.defaults().withExecutor(SubtreeExecutor.LANCE_SQL));
     // Splits of 1,500 rows: the 4,000-row fragments are also scanned as row ranges in parallel.
     service.close();
@@ -155,6 +162,16 @@ class VectorizedExecutorTest extends LakeTestSupport {
         assertThat(decimal(answered.get(5))).isEqualByComparingTo(sums.get(3));
       }
     }
+  }
+
+  @Test
+  void plannerKeepsAggregatesOfManyGroupsInLanceSql() {
+    String many = explain("SELECT v, SUM(c) AS total FROM keyed GROUP BY v");
+    assertThat(many).startsWith("lance-sql").contains("engine=[lance-sql]").contains("groups: Lance's SQL engine");
+    String few = explain("SELECT g, SUM(c) AS total FROM keyed GROUP BY g");
+    assertThat(few).startsWith("vectorized").contains("engine=[vectorized]").contains("aggregate of about 2 groups");
+    assertThat(query("SELECT g, SUM(c) AS total FROM keyed GROUP BY g ORDER BY g").rows()).containsExactly(
+        List.of("even", new BigDecimal("15999600.00")), List.of("odd", new BigDecimal("16000000.00")));
   }
 
   private static BigDecimal decimal(Object value) {

@@ -79,8 +79,9 @@ final class LancePushdown {
         } else {
           vector = Optional.of(compiled);
           why = executor == SubtreeExecutor.VECTORIZED ? "query.executor=vectorized"
-              : "aggregate over one table: fragments scanned once in parallel (filter kept in Lance only when"
-                  + " sampled selectivity <= 5%), aggregated on unscaled longs";
+              : String.format(java.util.Locale.ROOT, "aggregate of about %.0f groups over one table: fragments"
+                  + " scanned once in parallel (filter kept in Lance only when sampled selectivity <= 5%%),"
+                  + " aggregated on unscaled longs", groups);
         }
       } catch (Unsupported e) {
         why = "not vectorized: " + e.getMessage();
