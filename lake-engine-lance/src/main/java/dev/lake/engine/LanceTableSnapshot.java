@@ -72,7 +72,51 @@ final class LanceTableSnapshot implements TableSnapshot {
   }
 
   @Override
+  public List<Integer> fragmentIds() {
+    checkOpen();
+    synchronized (lock) {
+      checkOpen();
+      try {
+        List<Integer> ids = new ArrayList<>();
+        dataset.get().getFragments().forEach(fragment -> ids.add(fragment.getId()));
+        return ids;
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("listing fragments of version " + version, location, e, LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  @Override
+  public long fragmentRows(int fragment) {
+    checkOpen();
+    synchronized (lock) {
+      checkOpen();
+      try {
+        return dataset.get().getFragment(fragment).countRows();
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("counting rows of fragment " + fragment + " of version " + version, location, e,
+            LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  @Override
+  public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit, int batchSize) {
+    Objects.requireNonNull(fragments, "fragments");
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must not be negative, was " + offset);
+    }
+    return scan(columns, filter, limit, batchSize, Optional.of(List.copyOf(fragments)), offset);
+  }
+
+  @Override
   public ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize) {
+    return scan(columns, filter, limit, batchSize, Optional.empty(), 0);
+  }
+
+  private ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize,
+      Optional<List<Integer>> fragments, long offset) {
     Objects.requireNonNull(columns, "columns");
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(limit, "limit");
@@ -91,7 +135,12 @@ final class LanceTableSnapshot implements TableSnapshot {
     }
     filter.filter(f -> !f.isBlank()).ifPresent(options::filter);
     limit.ifPresent(options::limit);
-    String action = "scan of version " + version + describe(columns, filter, limit);
+    fragments.ifPresent(options::fragmentIds);
+    if (offset > 0) {
+      options.offset(offset);
+    }
+    String action = "scan of version " + version + describe(columns, filter, limit)
+        + fragments.map(f -> " fragments=" + f).orElse("") + (offset > 0 ? " offset=" + offset : "");
     synchronized (lock) {
       checkOpen();
       Tracked<LanceScanner> scanner = null;

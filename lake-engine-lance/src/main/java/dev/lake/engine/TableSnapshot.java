@@ -31,6 +31,21 @@ public interface TableSnapshot extends AutoCloseable {
    */
   ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize);
 
+  /** The ids of the version's fragments, in order (no I/O beyond the opened manifest). */
+  List<Integer> fragmentIds();
+
+  /** The rows of one fragment (from its metadata). */
+  long fragmentRows(int fragment);
+
+  /**
+   * Like {@link #scan}, over the given fragments only (to scan fragments, or row ranges of them, in parallel).
+   *
+   * @param fragments fragment ids from {@link #fragmentIds()}
+   * @param offset rows to skip first (of the filtered rows, with a filter)
+   */
+  ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit, int batchSize);
+
   /** Runs {@code sql} against this version only, the table being named {@code tableName} in the query. */
   ArrowReader sql(String sql, String tableName);
 

@@ -32,6 +32,30 @@ class LanceTableSnapshotTest extends EngineTestSupport {
   }
 
   @Test
+  void fragmentScansReadOneFragmentOrARowRangeOfIt() {
+    String location = newLocation("t");
+    long v1 = createWithIds(location, 1, 2, 3, 4, 5);
+    long v2 = appendIds(location, v1, 6, 7, 8);
+
+    try (TableSnapshot snapshot = engine.open(location, v2, allocator)) {
+      List<Integer> fragments = snapshot.fragmentIds();
+      assertThat(fragments).hasSize(2);
+      assertThat(snapshot.fragmentRows(fragments.get(0))).isEqualTo(5);
+      assertThat(snapshot.fragmentRows(fragments.get(1))).isEqualTo(3);
+      List<List<Object>> second = Rows.drain(snapshot.scanFragments(List.of("id"), Optional.empty(),
+          List.of(fragments.get(1)), 0, Optional.empty(), 1024));
+      List<List<Object>> range = Rows.drain(snapshot.scanFragments(List.of("id"), Optional.empty(),
+          List.of(fragments.get(0)), 1, Optional.of(3L), 1024));
+      List<List<Object>> filtered = Rows.drain(snapshot.scanFragments(List.of("id"), Optional.of("id > 6"),
+          List.of(fragments.get(1)), 0, Optional.empty(), 1024));
+
+      assertThat(second).containsExactly(Rows.row(6L), Rows.row(7L), Rows.row(8L));
+      assertThat(range).containsExactly(Rows.row(2L), Rows.row(3L), Rows.row(4L));
+      assertThat(filtered).containsExactly(Rows.row(7L), Rows.row(8L));
+    }
+  }
+
+  @Test
   void scanBatchesRespectTheBatchSize() throws IOException {
     String location = newLocation("t");
     long v1 = createWithIds(location, 1, 2, 3, 4, 5);

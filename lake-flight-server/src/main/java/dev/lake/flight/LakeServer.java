@@ -86,6 +86,7 @@ public final class LakeServer implements AutoCloseable {
   private final FlightServer server;
   private final CachingCatalog catalog;
   private final WriteCoordinator writes;
+  private final QueryService query;
   private final Maintenance maintenance;
   private final MaintenanceScheduler scheduler;
   private final ClusterNode cluster;
@@ -133,7 +134,9 @@ public final class LakeServer implements AutoCloseable {
     this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     this.catalog = CachingCatalog.start(store, config.catalog());
     QueryService query = new QueryService(catalog, engine,
-        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize()));
+        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
+            config.queryExecutor()));
+    this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
     this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
@@ -301,6 +304,7 @@ public final class LakeServer implements AutoCloseable {
     spool.close();
     limits.close();
     metrics.close();
+    query.close();
     catalog.close();
     engine.close();
     store.close();

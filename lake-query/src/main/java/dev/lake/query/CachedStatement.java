@@ -43,10 +43,10 @@ final class CachedStatement {
   /**
    * Parses, checks and validates {@code sql} with the tables {@code resolver} gives.
    *
-   * @param lanceSql whether its plans push single-table subtrees into Lance's SQL engine
+   * @param options whether its plans push single-table subtrees down whole, and into which engine
    */
-  static CachedStatement validate(String sql, TableResolver resolver, boolean lanceSql) {
-    StatementPlanner planner = new StatementPlanner(resolver, lanceSql);
+  static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options) {
+    StatementPlanner planner = new StatementPlanner(resolver, options.lanceSql(), options.executor());
     ValidatedStatement validated = planner.validate(StatementParser.parse(sql));
     return new CachedStatement(planner, validated);
   }

@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.plan.SubtreeExecutor;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -14,8 +15,11 @@ import java.util.Objects;
  *     1,000; 0 turns the cache off)
  * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine (default true; off,
  *     Calcite computes them over Lance scans — for comparisons and diagnosis)
+ * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the
+ *     planner's rule —, vectorized or lance-sql; default auto)
  */
-public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql) {
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
+    SubtreeExecutor executor) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -28,10 +32,16 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
       throw new IllegalArgumentException("memoryLimitBytes must be positive, was " + memoryLimitBytes);
     }
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(executor, "executor");
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
           + planCacheSize);
     }
+  }
+
+  /** These settings with the planner choosing each subtree's engine. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, SubtreeExecutor.AUTO);
   }
 
   /** These settings with the default plan cache size. */
@@ -53,14 +63,18 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
   }
 
   public QueryOptions withBatchSize(int newBatchSize) {
-    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql);
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor);
   }
 
   public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql, executor);
   }
 
   public QueryOptions withLanceSql(boolean pushDown) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor);
+  }
+
+  public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, newExecutor);
   }
 }

@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.vector.VectorExecutor;
+import dev.lake.query.vector.VectorRuntime;
 import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.EngineException;
 import dev.lake.engine.TableEngine;
@@ -57,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * anything else that goes wrong while planning or running is a {@link QueryExecutionException}. No {@link Error}
  * escapes.
  */
-public final class QueryService {
+public final class QueryService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
   /** Java-side memory for reading the schema of an older version while preparing a time-travel statement. */
   private static final long SCHEMA_READ_LIMIT = 64L << 20;
@@ -69,13 +71,28 @@ public final class QueryService {
   private final PlanCache plans;
   private final PushdownCounters pushdown = new PushdownCounters();
   private final DistinctValueEstimates estimates = new DistinctValueEstimates();
+  private final VectorRuntime vectorRuntime;
+  private final VectorExecutor vectors;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
+    this(catalog, engine, options, VectorRuntime.forCores());
+  }
+
+  /** A service whose vectorized executor runs on {@code vectorRuntime}; {@link #close()} closes it. */
+  public QueryService(Catalog catalog, TableEngine engine, QueryOptions options, VectorRuntime vectorRuntime) {
+    this.vectorRuntime = Objects.requireNonNull(vectorRuntime, "vectorRuntime");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
     this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate, pushdown);
     this.plans = new PlanCache(options.planCacheSize());
+    this.vectors = new VectorExecutor(vectorRuntime, options.batchSize());
+  }
+
+  /** Stops the vectorized executor's worker pool; executions still running fail. */
+  @Override
+  public void close() {
+    vectorRuntime.close();
   }
 
   /**
@@ -98,7 +115,7 @@ public final class QueryService {
       } else {
         plans.missed();
       }
-      CachedStatement statement = CachedStatement.validate(sql, tables, options.lanceSql());
+      CachedStatement statement = CachedStatement.validate(sql, tables, options);
       plans.put(sql, statement);
       return statement.prepared(sql);
     } catch (Throwable t) {
@@ -129,10 +146,10 @@ public final class QueryService {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
       Map<String, TablePin> keyed = PinnedTables.normalize(pins);
       PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown,
-          estimates);
+          estimates, vectors);
       CachedStatement statement = plans.get(sql, keyed).orElse(null);
       if (statement == null) {
-        statement = CachedStatement.validate(sql, tables, options.lanceSql());
+        statement = CachedStatement.validate(sql, tables, options);
         plans.put(sql, statement);
       } else {
         tables.openAll(statement.validated().tables());
@@ -143,7 +160,7 @@ public final class QueryService {
       if (compiled.isEmpty()) {
         // Another execution is planning with the cached statement: plan a private copy rather than wait.
         plans.busy();
-        statement = CachedStatement.validate(sql, tables, options.lanceSql());
+        statement = CachedStatement.validate(sql, tables, options);
         compiled = statement.tryCompile(bound);
       }
       CompiledPlan plan = compiled.orElseThrow();

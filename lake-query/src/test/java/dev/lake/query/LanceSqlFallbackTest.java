@@ -37,7 +37,8 @@ class LanceSqlFallbackTest extends LakeTestSupport {
       rows.add(row(id, "g" + id % 3, BigDecimal.valueOf(id * 101, 2)));
     }
     createTable("items", ITEMS, rows);
-    rejecting = new QueryService(catalog, rejectingSql(engine), QueryOptions.defaults());
+    rejecting = new QueryService(catalog, rejectingSql(engine),
+        QueryOptions.defaults().withExecutor(dev.lake.query.plan.SubtreeExecutor.LANCE_SQL));
   }
 
   @Test

@@ -41,6 +41,12 @@ class LanceSqlPushdownTest extends LakeTestSupport {
 
   private QueryService calcite;
 
+  /** These tests are about Lance's SQL engine: the planner's choice of the vectorized executor is turned off. */
+  @Override
+  QueryOptions options() {
+    return QueryOptions.defaults().withExecutor(dev.lake.query.plan.SubtreeExecutor.LANCE_SQL);
+  }
+
   @Override
   void createTables() {
     List<List<Object>> rows = new ArrayList<>();

@@ -59,10 +59,11 @@ class TpchPlanTest extends LakeTestSupport {
   }
 
   @Test
-  void singleTableQueriesRunWholeInLance() {
+  void singleTableQueriesRunWholeVectorized() {
     for (int query : new int[] {1, 6}) {
       String plan = explain(TpchTestData.query(query));
-      assertThat(plan).as("Q%d", query).startsWith("lance-sql").doesNotContain("Enumerable");
+      assertThat(plan).as("Q%d", query).startsWith("vectorized").contains("engine=[vectorized]")
+          .doesNotContain("Enumerable");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.lake.flight.config;
 
+import dev.lake.query.plan.SubtreeExecutor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -49,6 +50,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.batch-rows", "65536");
     DEFAULTS.put("query.memory-limit", "1GB");
     DEFAULTS.put("query.plan-cache-size", "1000");
+    DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("catalog.ttl", "30s");
     DEFAULTS.put("catalog.staleness-bound", "5m");
     DEFAULTS.put("catalog.negative-ttl", "2s");
@@ -152,6 +154,7 @@ public final class ConfigLoader {
         StorageSettings.fromKeys(values),
         catalogSettings(values),
         integer("query.plan-cache-size", values.get("query.plan-cache-size")),
+        SubtreeExecutor.parse(values.get("query.executor")),
         SecuritySettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),

@@ -1,5 +1,6 @@
 package dev.lake.flight.config;
 
+import dev.lake.query.plan.SubtreeExecutor;
 import dev.lake.flight.auth.User;
 import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
@@ -39,6 +40,8 @@ import java.util.Optional;
  * @param maintenanceInterval how often retention and garbage collection run in the background
  * @param catalog the catalog cache shield: TTL, staleness bound, negative TTL, refresh interval
  * @param planCacheSize how many validated plans the planning cache keeps (0: none)
+ * @param queryExecutor which engine runs pushed-down single-table subtrees ({@code query.executor}: auto,
+ *     vectorized or lance-sql)
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  * @param security TLS, mutual TLS and whether plaintext may be served off loopback
  * @param limits query timeout, concurrency and admission queue
@@ -67,6 +70,7 @@ public record LakeConfig(
     StorageSettings storage,
     CatalogSettings catalog,
     int planCacheSize,
+    SubtreeExecutor queryExecutor,
     SecuritySettings security,
     LimitSettings limits,
     ResultSettings results,
@@ -78,6 +82,7 @@ public record LakeConfig(
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(queryExecutor, "queryExecutor");
     Objects.requireNonNull(security, "security");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(results, "results");

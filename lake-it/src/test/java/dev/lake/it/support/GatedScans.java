@@ -77,6 +77,22 @@ public final class GatedScans extends ForwardingTableEngine {
       }
 
       @Override
+      public List<Integer> fragmentIds() {
+        return snapshot.fragmentIds();
+      }
+
+      @Override
+      public long fragmentRows(int fragment) {
+        return snapshot.fragmentRows(fragment);
+      }
+
+      @Override
+      public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
+          long offset, Optional<Long> limit, int batchSize) {
+        return new Gated(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize), allocator);
+      }
+
+      @Override
       public ArrowReader sql(String sql, String tableName) {
         return new Gated(snapshot.sql(sql, tableName), allocator);
       }

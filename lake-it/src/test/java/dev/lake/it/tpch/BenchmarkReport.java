@@ -10,9 +10,12 @@ import java.util.Locale;
 
 /** Collects the benchmark's figures and writes them as Markdown (and to standard output). */
 final class BenchmarkReport {
-  private static final double GEOMEAN_TARGET = 5;
-  private static final double WORST_TARGET = 30;
-  private static final double SINGLE_TABLE_TARGET = 1.25;
+  private static final double GEOMEAN_TARGET = 3;
+  private static final double WORST_TARGET = 10;
+  /** Issue 9: every single-table query faster than Lance's own SQL. */
+  private static final double SINGLE_TABLE_TARGET = 1.0;
+  /** Issue 9: Q1 and Q6 within this ratio of DuckDB through JDBC. */
+  private static final double Q1_Q6_TARGET = 1.5;
   private static final double INGEST_TARGET = 0.8;
   private static final double SCAN_TARGET = 0.7;
   private static final double FIRST_BATCH_TARGET_MS = 100;
@@ -77,8 +80,12 @@ final class BenchmarkReport {
       lance = ms(lanceSql);
       lanceRatio = String.format(Locale.ROOT, "%.2fx", best / lanceSql.median());
       singleTable.add(String.format(Locale.ROOT, "Q%d: lake %.1f ms (best of JDBC/Flight) vs Lance SQL %.1f ms ="
-          + " %.2fx (target <= %.2fx: %s)", number, best, lanceSql.median(), best / lanceSql.median(),
-          SINGLE_TABLE_TARGET, best / lanceSql.median() <= SINGLE_TABLE_TARGET ? "met" : "missed"));
+          + " %.2fx (target < %.2fx: %s)", number, best, lanceSql.median(), best / lanceSql.median(),
+          SINGLE_TABLE_TARGET, best / lanceSql.median() < SINGLE_TABLE_TARGET ? "met" : "missed"));
+    }
+    if (number == 1 || number == 6) {
+      singleTable.add(String.format(Locale.ROOT, "Q%d through JDBC: %.2fx DuckDB (target <= %.1fx: %s)", number,
+          jdbcRatio, Q1_Q6_TARGET, jdbcRatio <= Q1_Q6_TARGET ? "met" : "missed"));
     }
     String pathName = path.contains(":") ? path.substring(0, path.indexOf(':')) : path;
     lastQueryLine = String.format(Locale.ROOT, "| Q%d | %s | %.0f | %.0f | %s | %s | %s | %s | %.2fx | %.2fx | %s |",
@@ -123,7 +130,9 @@ final class BenchmarkReport {
         System.getProperty("java.version"), System.getProperty("os.name"), options.duckDbThreads(), options.runs(),
         options.capSeconds(), loadAtStart, loadAverage()));
     text.append("## Queries\n\n");
-    text.append("`path`: lance-sql = the whole query ran in Lance's SQL engine (DataFusion) and its batches streamed"
+    text.append("`path`: vectorized = the whole query ran in lake's vectorized executor (parallel fragment scans,"
+        + " filter, projection and hash aggregation over Arrow batches; `query.executor=auto` picked it); lance-sql ="
+        + " the whole query ran in Lance's SQL engine (DataFusion) and its batches streamed"
         + " out; calcite = Calcite's Enumerable runtime joins, over pushed-down subtrees and Lance scans. `plan 1st`"
         + " = the first EXPLAIN of the query through JDBC (parse, validate, optimize, round trip; includes estimating"
         + " the distinct values of join columns not seen before, once per table version, and in Q1 the JVM's and"

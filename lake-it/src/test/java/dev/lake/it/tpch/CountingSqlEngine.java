@@ -9,11 +9,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * A real engine that counts the statements lake hands to Lance's SQL engine ({@link TableSnapshot#sql}): what a
- * server-level test observes of whole-subtree push-down.
+ * A real engine that counts the statements lake hands to Lance's SQL engine ({@link TableSnapshot#sql}) and the
+ * per-fragment scans of lake's vectorized executor: what a server-level test observes of whole-subtree push-down.
  */
 public final class CountingSqlEngine extends ForwardingTableEngine {
   private final AtomicLong statements = new AtomicLong();
+  private final AtomicLong fragmentScans = new AtomicLong();
 
   public CountingSqlEngine(TableEngine delegate) {
     super(delegate);
@@ -24,6 +25,11 @@ public final class CountingSqlEngine extends ForwardingTableEngine {
     return statements.get();
   }
 
+  /** Per-fragment scans opened so far (what lake's vectorized executor reads). */
+  public long fragmentScans() {
+    return fragmentScans.get();
+  }
+
   @Override
   public TableSnapshot open(String location, long version, BufferAllocator allocator) {
     TableSnapshot snapshot = delegate.open(location, version, allocator);
@@ -31,6 +37,8 @@ public final class CountingSqlEngine extends ForwardingTableEngine {
         new Class<?>[] {TableSnapshot.class}, (self, method, args) -> {
           if (method.getName().equals("sql")) {
             statements.incrementAndGet();
+          } else if (method.getName().equals("scanFragments")) {
+            fragmentScans.incrementAndGet();
           }
           try {
             return method.invoke(snapshot, args);

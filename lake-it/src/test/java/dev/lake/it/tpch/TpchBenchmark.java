@@ -106,7 +106,8 @@ public final class TpchBenchmark {
       for (int i = 0; i < 3; i++) {
         planning.add(BenchClock.time(() -> explain(jdbc, sql)));
       }
-      Matcher pushed = plan.startsWith("lance-sql") ? LANCE_SQL.matcher(plan) : null;
+      // A whole statement in one single-table node (vectorized or Lance SQL): Lance's own SQL runs its statement too.
+      Matcher pushed = plan.startsWith("lance-sql") || plan.startsWith("vectorized") ? LANCE_SQL.matcher(plan) : null;
       TableRegistration table = pushed != null && pushed.find()
           ? server.server().metaStore().get(pushed.group(1)).orElseThrow() : null;
       String lanceSql = table == null ? null : pushed.group(2);

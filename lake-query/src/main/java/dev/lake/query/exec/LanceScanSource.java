@@ -1,5 +1,12 @@
 package dev.lake.query.exec;
 
+import dev.lake.query.vector.FragmentScans;
+import dev.lake.query.vector.VectorExecutor;
+import dev.lake.query.vector.VectorPlan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.linq4j.Linq4j;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.plan.ColumnType;
 import dev.lake.query.plan.RowShape;
@@ -16,8 +23,11 @@ final class LanceScanSource implements ScanSource {
   private final QueryResources resources;
   private final int batchSize;
   private final PushdownCounters counters;
+  private final VectorExecutor vectors;
 
-  LanceScanSource(TableSnapshot snapshot, QueryResources resources, int batchSize, PushdownCounters counters) {
+  LanceScanSource(TableSnapshot snapshot, QueryResources resources, int batchSize, PushdownCounters counters,
+      VectorExecutor vectors) {
+    this.vectors = vectors;
     this.counters = counters;
     this.snapshot = snapshot;
     this.resources = resources;
@@ -45,6 +55,70 @@ final class LanceScanSource implements ScanSource {
       Supplier<Enumerable<Object>> fallback) {
     return new ReplayableRows(
         () -> new LanceSqlRowEnumerator(sql, () -> sql(sql), resources, columns, shape, fallback, counters));
+  }
+
+  @Override
+  public Enumerable<Object> vectorRows(VectorPlan plan, RowShape shape) {
+    // Replayable: a nested-loop join enumerates its inner input once per outer row; it is computed once.
+    return new ReplayableRows(() -> {
+      List<Object[]> rows = runVectorized(plan);
+      List<Object> shaped = new ArrayList<>(rows.size());
+      for (Object[] row : rows) {
+        shaped.add(shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row);
+      }
+      return Linq4j.iterableEnumerator(shaped);
+    });
+  }
+
+  /** Runs a vectorized plan on this snapshot; counted like a pushed-down statement. */
+  List<Object[]> runVectorized(VectorPlan plan) {
+    try {
+      List<Object[]> rows = vectors.run(plan, fragmentScans());
+      counters.vectorized();
+      return rows;
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("the query was cancelled while its vectorized scan ran", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("the vectorized scan of " + plan.table() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  private FragmentScans fragmentScans() {
+    return new FragmentScans() {
+      @Override
+      public String versionKey() {
+        return snapshot.location() + "@" + snapshot.version();
+      }
+
+      @Override
+      public List<Integer> fragmentIds() {
+        return snapshot.fragmentIds();
+      }
+
+      @Override
+      public long fragmentRows(int fragment) {
+        return snapshot.fragmentRows(fragment);
+      }
+
+      @Override
+      public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+          Optional<Long> limit) {
+        return resources.track(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize));
+      }
+
+      @Override
+      public void release(ArrowReader reader) {
+        resources.release(reader);
+      }
+
+      @Override
+      public BufferAllocator allocator() {
+        return resources.allocator();
+      }
+    };
   }
 
   @Override

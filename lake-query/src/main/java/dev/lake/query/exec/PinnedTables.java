@@ -1,5 +1,6 @@
 package dev.lake.query.exec;
 
+import dev.lake.query.vector.VectorExecutor;
 import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
@@ -26,13 +27,15 @@ public final class PinnedTables implements TableResolver {
   private final int batchSize;
   private final PushdownCounters counters;
   private final DistinctValueEstimates estimates;
+  private final VectorExecutor vectors;
   private final Map<String, Opened> opened = new HashMap<>();
 
   /**
    * @param pins by reference key (as {@link #normalize} gives them)
    */
   public PinnedTables(Map<String, TablePin> pins, TableEngine engine, QueryResources resources, int batchSize,
-      PushdownCounters counters, DistinctValueEstimates estimates) {
+      PushdownCounters counters, DistinctValueEstimates estimates, VectorExecutor vectors) {
+    this.vectors = vectors;
     this.counters = counters;
     this.estimates = estimates;
     this.pins = Map.copyOf(pins);
@@ -99,7 +102,7 @@ public final class PinnedTables implements TableResolver {
           + "' is no longer available (the table was dropped, or the version was cleaned up after the retention"
           + " window); run the query again to read the current version");
     }
-    table = new Opened(snapshot, new LanceScanSource(snapshot, resources, batchSize, counters));
+    table = new Opened(snapshot, new LanceScanSource(snapshot, resources, batchSize, counters, vectors));
     opened.put(reference.key(), table);
     return table;
   }

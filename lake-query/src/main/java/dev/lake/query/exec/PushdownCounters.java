@@ -8,6 +8,11 @@ public final class PushdownCounters {
   private final LongAdder statements = new LongAdder();
   private final LongAdder wholeStatements = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
+  private final LongAdder vectorized = new LongAdder();
+
+  void vectorized() {
+    vectorized.increment();
+  }
 
   void ran(boolean whole) {
     statements.increment();
@@ -21,6 +26,6 @@ public final class PushdownCounters {
   }
 
   public PushdownStats stats() {
-    return new PushdownStats(statements.sum(), wholeStatements.sum(), fallbacks.sum());
+    return new PushdownStats(statements.sum(), wholeStatements.sum(), fallbacks.sum(), vectorized.sum());
   }
 }

@@ -5,6 +5,7 @@ import dev.lake.query.plan.EnumerableCode;
 import dev.lake.query.plan.EnumerableLanceSqlScan;
 import dev.lake.query.plan.LanceScanCall;
 import dev.lake.query.plan.LanceTableScan;
+import dev.lake.query.plan.RowShape;
 import dev.lake.query.plan.RuntimeKeys;
 import dev.lake.query.plan.ScanSource;
 import dev.lake.query.plan.StatementPlan;
@@ -64,6 +65,14 @@ public final class StatementExecutor {
       var lance = source.batches(scan.columnNames(), scan.filter(), scan.limit());
       return new ResultReader(statement.resultSchema(), new PassThroughBatches(lance, resources), resources,
           failures);
+    }
+    if (plan.lanceSql().isPresent() && plan.lanceSql().get().vector().isPresent()) {
+      EnumerableLanceSqlScan scan = plan.lanceSql().get();
+      ScanSource source = source(sources, scan.table().reference().key());
+      RowShape shape = statement.resultSchema().getFields().size() == 1 ? RowShape.SCALAR : RowShape.ARRAY;
+      BatchSource batches = new RowBatches(() -> source.vectorRows(scan.vector().get(), shape).enumerator(),
+          batchSize, () -> { });
+      return new ResultReader(statement.resultSchema(), batches, resources, failures);
     }
     if (plan.lanceSql().isPresent()) {
       EnumerableLanceSqlScan scan = plan.lanceSql().get();

@@ -1,6 +1,8 @@
 package dev.lake.query.plan;
 
 import java.util.List;
+import java.util.Optional;
+import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -38,13 +40,26 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
   private final LanceTable table;
   private final String sql;
   private final List<String> pushed;
+  private final Optional<VectorPlan> vector;
+  private final String why;
 
   EnumerableLanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, LanceTable table, String sql,
-      List<String> pushed) {
+      List<String> pushed, Optional<VectorPlan> vector, String why) {
     super(cluster, traits, fallback);
     this.table = table;
     this.sql = sql;
     this.pushed = List.copyOf(pushed);
+    this.vector = vector;
+    this.why = why;
+  }
+
+  /** The subtree compiled for lake's vectorized executor, when the planner chose it; else Lance's SQL runs it. */
+  public Optional<VectorPlan> vector() {
+    return vector;
+  }
+
+  public String why() {
+    return why;
   }
 
   public LanceTable table() {
@@ -66,12 +81,12 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), table, sql, pushed);
+    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), table, sql, pushed, vector, why);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return LanceSqlScan.explain(pw, table, pushed, sql, getInput());
+    return LanceSqlScan.explain(pw, table, pushed, sql, getInput(), vector.isPresent(), why);
   }
 
   @Override
@@ -98,7 +113,7 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
       shape = shape(arrays.getFormat());
     }
     fallbackBody.add(Expressions.return_(null, fallbackRows));
-    Expression call = implementor.stash(new LanceSqlCall(table.reference().key(), sql, columnTypes(), shape),
+    Expression call = implementor.stash(new LanceSqlCall(table.reference().key(), sql, columnTypes(), shape, vector),
         LanceSqlCall.class);
     Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
     BlockBuilder body = new BlockBuilder();
@@ -129,7 +144,8 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
       LanceSqlScan scan = (LanceSqlScan) rel;
       RelTraitSet traits = scan.getTraitSet().replace(EnumerableConvention.INSTANCE);
       RelNode fallback = convert(scan.getInput(), scan.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE));
-      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.table(), scan.sql(), scan.pushed());
+      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.table(), scan.sql(), scan.pushed(),
+          scan.vector(), scan.why());
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.lake.query.plan;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
@@ -11,12 +13,14 @@ import org.apache.calcite.linq4j.function.Function0;
  * it names the table reference, not a reader, and finds the execution's {@link ScanSource} in the data context at
  * run time, so the compiled plan is the same for every execution.
  */
-public record LanceSqlCall(String reference, String sql, List<ColumnType> columns, RowShape shape) {
+public record LanceSqlCall(String reference, String sql, List<ColumnType> columns, RowShape shape,
+    Optional<VectorPlan> vector) {
   public LanceSqlCall {
     Objects.requireNonNull(reference, "reference");
     Objects.requireNonNull(sql, "sql");
     columns = List.copyOf(columns);
     Objects.requireNonNull(shape, "shape");
+    Objects.requireNonNull(vector, "vector");
   }
 
   /**
@@ -28,6 +32,9 @@ public record LanceSqlCall(String reference, String sql, List<ColumnType> column
     Object source = root.get(LanceScanCall.sourceVariable(reference));
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
+    }
+    if (vector.isPresent()) {
+      return ((ScanSource) source).vectorRows(vector.get(), shape);
     }
     return ((ScanSource) source).sqlRows(sql, columns, shape, () -> (Enumerable<Object>) fallback.apply());
   }

@@ -24,7 +24,7 @@ final class PushedDownPlan {
   private static RelNode withoutFallbacks(RelNode rel) {
     if (rel instanceof EnumerableLanceSqlScan) {
       EnumerableLanceSqlScan scan = (EnumerableLanceSqlScan) rel;
-      return new Shown(scan, scan.table(), scan.pushed(), scan.sql());
+      return new Shown(scan, scan.table(), scan.pushed(), scan.sql(), scan.vector().isPresent(), scan.why());
     }
     if (rel.getInputs().isEmpty()) {
       return rel;
@@ -45,13 +45,17 @@ final class PushedDownPlan {
     private final LanceTable table;
     private final List<String> pushed;
     private final String sql;
+    private final boolean vectorized;
+    private final String why;
 
-    Shown(RelNode scan, LanceTable table, List<String> pushed, String sql) {
+    Shown(RelNode scan, LanceTable table, List<String> pushed, String sql, boolean vectorized, String why) {
       super(scan.getCluster(), scan.getTraitSet());
       this.rowType = scan.getRowType();
       this.table = table;
       this.pushed = pushed;
       this.sql = sql;
+      this.vectorized = vectorized;
+      this.why = why;
     }
 
     @Override
@@ -66,7 +70,7 @@ final class PushedDownPlan {
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-      return LanceSqlScan.explainTerms(pw, table, pushed, sql);
+      return LanceSqlScan.explainTerms(pw, table, pushed, sql, vectorized, why);
     }
   }
 }

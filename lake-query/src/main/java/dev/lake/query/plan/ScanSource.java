@@ -43,6 +43,12 @@ public interface ScanSource {
   Enumerable<Object> sqlRows(String sql, List<ColumnType> columns, RowShape shape,
       Supplier<Enumerable<Object>> fallback);
 
+  /**
+   * A lazy enumerable over the rows of a subtree compiled for lake's vectorized executor, run on this table when the
+   * enumerator first moves.
+   */
+  Enumerable<Object> vectorRows(dev.lake.query.vector.VectorPlan plan, RowShape shape);
+
   /** Lance's own batches of a statement run by its SQL engine on this table; the caller closes the reader. */
   ArrowReader sql(String sql);
 }

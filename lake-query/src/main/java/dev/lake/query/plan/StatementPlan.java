@@ -38,7 +38,8 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
 
   /** The path's name, for logs: pass-through, lance-sql or calcite. */
   public String path() {
-    return passThrough.isPresent() ? "pass-through" : lanceSql().isPresent() ? "lance-sql" : "calcite";
+    return passThrough.isPresent() ? "pass-through" : lanceSql().isPresent()
+        ? (lanceSql().get().vector().isPresent() ? "vectorized" : "lance-sql") : "calcite";
   }
 
   /** The plan as text for EXPLAIN: the path taken, then the operator tree. */
@@ -50,6 +51,11 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
       header = "pass-through: Lance streams the stored batches of table " + scan.lanceTable().name()
           + " version " + scan.lanceTable().pin().version() + " unchanged (projection, filter and limit pushed"
           + " into the scan)";
+    } else if (lanceSql().isPresent() && lanceSql().get().vector().isPresent()) {
+      EnumerableLanceSqlScan sql = lanceSql().get();
+      header = "vectorized: lake's vectorized operators run the whole statement on table " + sql.table().name()
+          + " version " + sql.table().pin().version() + " (pushed: " + String.join(", ", sql.pushed())
+          + "; why: " + sql.why() + ")";
     } else if (lanceSql().isPresent()) {
       EnumerableLanceSqlScan sql = lanceSql().get();
       header = "lance-sql: the whole statement runs in Lance's SQL engine on table " + sql.table().name()

@@ -91,12 +91,23 @@ public final class StatementPlanner {
   private final VolcanoPlanner planner;
   private final RelOptCluster cluster;
   private final boolean lanceSql;
+  private final SubtreeExecutor executor;
 
   /**
    * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine
    */
   public StatementPlanner(TableResolver resolver, boolean lanceSql) {
+    this(resolver, lanceSql, SubtreeExecutor.AUTO);
+  }
+
+  /**
+   * @param lanceSql whether single-table subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
+   *     operators)
+   * @param executor which of the two runs a pushed-down subtree
+   */
+  public StatementPlanner(TableResolver resolver, boolean lanceSql, SubtreeExecutor executor) {
     this.lanceSql = lanceSql;
+    this.executor = java.util.Objects.requireNonNull(executor, "executor");
     this.mainSchema = new MainSchema(resolver);
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     rootSchema.add("lake", new AbstractSchema()).add("main", mainSchema);
@@ -247,7 +258,7 @@ public final class StatementPlanner {
       rel = hep(PlanRules.JOIN_ORDER, rel);
     }
     if (lanceSql) {
-      rel = LancePushdown.rewrite(rel);
+      rel = LancePushdown.rewrite(rel, executor);
     }
     rel = hep(PlanRules.LATE, rel);
     if (rel instanceof LanceTableScan) {

@@ -1,0 +1,233 @@
+package dev.lake.query.vector;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexSlot;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+
+/** Compiles Calcite row expressions over an input of known column shapes into {@link Expr}s. */
+public final class ExprCompiler {
+  private final RexBuilder rexBuilder;
+  private final List<Col> inputs;
+
+  /** @param inputs the kind and scale of each input column */
+  public ExprCompiler(RexBuilder rexBuilder, List<Col> inputs) {
+    this.rexBuilder = rexBuilder;
+    this.inputs = List.copyOf(inputs);
+  }
+
+  /** The kind and scale a SQL type is held as. */
+  public static Col shape(RelDataType type) throws Unsupported {
+    switch (type.getSqlTypeName()) {
+      case TINYINT:
+      case SMALLINT:
+      case INTEGER:
+      case BIGINT:
+      case DATE:
+        return new Col(Kind.LONG, 0, 0);
+      case DECIMAL:
+        return new Col(Kind.LONG, 0, type.getScale());
+      case DOUBLE:
+      case FLOAT:
+      case REAL:
+        return new Col(Kind.DOUBLE, 0, 0);
+      case CHAR:
+      case VARCHAR:
+        return new Col(Kind.STRING, 0, 0);
+      case BOOLEAN:
+        return new Col(Kind.BOOL, 0, 0);
+      default:
+        throw new Unsupported("type " + type.getSqlTypeName());
+    }
+  }
+
+  public Expr compile(RexNode node) throws Unsupported {
+    RexNode expanded = RexUtil.expandSearch(rexBuilder, null, node);
+    if (expanded instanceof RexSlot) {
+      int index = ((RexSlot) expanded).getIndex();
+      Col shape = inputs.get(index);
+      return new Expr.Input(index, shape.kind, shape.scale);
+    }
+    if (expanded instanceof RexLiteral) {
+      return literal((RexLiteral) expanded);
+    }
+    if (!(expanded instanceof RexCall)) {
+      throw new Unsupported("expression " + expanded.getKind());
+    }
+    RexCall call = (RexCall) expanded;
+    Col type = call.getKind() == SqlKind.CHAR_LENGTH ? null : shape(call.getType());
+    switch (call.getKind()) {
+      case PLUS:
+      case MINUS:
+      case TIMES:
+      case DIVIDE:
+        return arith(call, type);
+      case MINUS_PREFIX:
+        return new Arith('-', zero(), operand(call, 0), type.kind, type.scale, isDecimal(call));
+      case EQUALS:
+        return compare('=', call);
+      case NOT_EQUALS:
+        return compare('!', call);
+      case LESS_THAN:
+        return compare('<', call);
+      case LESS_THAN_OR_EQUAL:
+        return compare('l', call);
+      case GREATER_THAN:
+        return compare('>', call);
+      case GREATER_THAN_OR_EQUAL:
+        return compare('g', call);
+      case AND:
+      case OR:
+        return new Logic.Connective(call.getKind() == SqlKind.AND, operands(call));
+      case NOT:
+        return new Logic.Not(operand(call, 0));
+      case IS_NULL:
+      case IS_NOT_NULL:
+        return new Logic.NullTest(operand(call, 0), call.getKind() == SqlKind.IS_NOT_NULL);
+      case IS_TRUE:
+      case IS_NOT_TRUE:
+        return new Logic.TruthTest(operand(call, 0), true, call.getKind() == SqlKind.IS_NOT_TRUE);
+      case IS_FALSE:
+      case IS_NOT_FALSE:
+        return new Logic.TruthTest(operand(call, 0), false, call.getKind() == SqlKind.IS_NOT_FALSE);
+      case CAST:
+        return cast(operand(call, 0), call.getOperands().get(0).getType(), call.getType());
+      case CASE:
+        return caseOf(call, type);
+      default:
+        throw new Unsupported("function " + call.getOperator().getName());
+    }
+  }
+
+  private Expr arith(RexCall call, Col type) throws Unsupported {
+    if (type.kind != Kind.LONG && type.kind != Kind.DOUBLE) {
+      throw new Unsupported("arithmetic on " + call.getType().getSqlTypeName());
+    }
+    char op = call.getKind() == SqlKind.PLUS ? '+' : call.getKind() == SqlKind.MINUS ? '-'
+        : call.getKind() == SqlKind.TIMES ? '*' : '/';
+    for (RexNode operand : call.getOperands()) {
+      SqlTypeName name = operand.getType().getSqlTypeName();
+      if (name == SqlTypeName.DATE || SqlTypeName.INTERVAL_TYPES.contains(name)) {
+        throw new Unsupported("date arithmetic");
+      }
+    }
+    return new Arith(op, operand(call, 0), operand(call, 1), type.kind, type.scale, isDecimal(call));
+  }
+
+  private static boolean isDecimal(RexCall call) {
+    return call.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
+  }
+
+  private Expr compare(char op, RexCall call) throws Unsupported {
+    Expr left = operand(call, 0);
+    Expr right = operand(call, 1);
+    boolean strings = left.kind() == Kind.STRING || right.kind() == Kind.STRING;
+    if (strings && left.kind() != right.kind()) {
+      throw new Unsupported("comparison of a string with " + (strings ? "another type" : ""));
+    }
+    if (left.kind() == Kind.BOOL != (right.kind() == Kind.BOOL)) {
+      throw new Unsupported("comparison of a boolean with another type");
+    }
+    return new Compare(op, left, right);
+  }
+
+  private Expr cast(Expr operand, RelDataType from, RelDataType to) throws Unsupported {
+    Col target = shape(to);
+    if (target.kind == Kind.STRING || operand.kind() == Kind.STRING) {
+      if (target.kind == operand.kind() && to.getSqlTypeName() == SqlTypeName.VARCHAR) {
+        return operand;
+      }
+      throw new Unsupported("CAST to or from a string");
+    }
+    if ((from.getSqlTypeName() == SqlTypeName.DATE) != (to.getSqlTypeName() == SqlTypeName.DATE)) {
+      throw new Unsupported("CAST between DATE and another type");
+    }
+    if (target.kind == Kind.BOOL || operand.kind() == Kind.BOOL) {
+      if (target.kind == operand.kind()) {
+        return operand;
+      }
+      throw new Unsupported("CAST to or from BOOLEAN");
+    }
+    boolean integer = to.getSqlTypeName() != SqlTypeName.DECIMAL && target.kind == Kind.LONG;
+    return new Cast(operand, target.kind, target.scale, integer);
+  }
+
+  private Expr caseOf(RexCall call, Col type) throws Unsupported {
+    List<RexNode> operands = call.getOperands();
+    List<Expr> conditions = new ArrayList<>();
+    List<Expr> values = new ArrayList<>();
+    for (int i = 0; i + 1 < operands.size(); i += 2) {
+      conditions.add(compile(operands.get(i)));
+      values.add(coerce(operands.get(i + 1), call.getType()));
+    }
+    Expr otherwise = coerce(operands.get(operands.size() - 1), call.getType());
+    return new Case(conditions, values, otherwise, type.kind, type.scale);
+  }
+
+  private Expr coerce(RexNode node, RelDataType type) throws Unsupported {
+    Expr expr = compile(node);
+    Col target = shape(type);
+    if (expr.kind() == target.kind && expr.scale() == target.scale) {
+      return expr;
+    }
+    return cast(expr, node.getType(), type);
+  }
+
+  private Expr literal(RexLiteral literal) throws Unsupported {
+    Col type = shape(literal.getType());
+    Col value;
+    if (type.kind == Kind.STRING || literal.getType().getSqlTypeName() == SqlTypeName.CHAR) {
+      value = new Col(Kind.STRING, 1, 0);
+      String text = literal.getValueAs(String.class);
+      value.strings = StringSource.of(new byte[][] {text == null ? null : text.getBytes(StandardCharsets.UTF_8)});
+    } else if (type.kind == Kind.DOUBLE) {
+      value = Col.doubles(1);
+      Double d = literal.getValueAs(Double.class);
+      value.doubles[0] = d == null ? 0 : d;
+    } else if (type.kind == Kind.BOOL) {
+      value = Col.bools(1);
+      Boolean b = literal.getValueAs(Boolean.class);
+      value.longs[0] = Boolean.TRUE.equals(b) ? 1 : 0;
+    } else if (literal.getType().getSqlTypeName() == SqlTypeName.DATE) {
+      value = Col.longs(1, 0);
+      DateString date = literal.getValueAs(DateString.class);
+      value.longs[0] = date == null ? 0 : date.getDaysSinceEpoch();
+    } else {
+      value = Col.longs(1, type.scale);
+      BigDecimal number = literal.getValueAs(BigDecimal.class);
+      if (number != null) {
+        DecimalMath.store(value, 0, number);
+      }
+    }
+    if (literal.isNull()) {
+      value.setNull(0);
+    }
+    return new Expr.Literal(value);
+  }
+
+  private Expr zero() {
+    return new Expr.Literal(Col.longs(1, 0));
+  }
+
+  private Expr operand(RexCall call, int i) throws Unsupported {
+    return compile(call.getOperands().get(i));
+  }
+
+  private List<Expr> operands(RexCall call) throws Unsupported {
+    List<Expr> out = new ArrayList<>();
+    for (RexNode operand : call.getOperands()) {
+      out.add(compile(operand));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/** How the vectorized executor reads one pinned table: per fragment, tracked by the query's resources. */
+public interface FragmentScans {
+  /** Identifies the table version for caches, e.g. location@version. */
+  String versionKey();
+
+  List<Integer> fragmentIds();
+
+  /** The rows of one fragment. */
+  long fragmentRows(int fragment);
+
+  /**
+   * Lance's batches of {@code columns} of the given fragments, from row {@code offset} on; the caller releases the
+   * reader.
+   */
+  ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit);
+
+  /** Closes a reader {@link #open} returned. */
+  void release(ArrowReader reader);
+
+  /** The query's allocator (its memory limit bounds the executor's state). */
+  BufferAllocator allocator();
+}

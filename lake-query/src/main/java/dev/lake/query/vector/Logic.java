@@ -1,0 +1,129 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+
+/** Boolean connectives with SQL's three-valued logic, and NULL tests. BOOL columns hold 0/1 in {@code longs}. */
+final class Logic {
+  private Logic() {}
+
+  /** AND ({@code and} true) or OR of the operands. */
+  record Connective(boolean and, List<Expr> operands) implements Expr {
+    @Override
+    public Kind kind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public int scale() {
+      return 0;
+    }
+
+    @Override
+    public Col eval(Batch batch) {
+      int n = batch.size();
+      Col out = Col.bools(n);
+      long dominant = and ? 0 : 1;
+      java.util.Arrays.fill(out.longs, 1 - dominant);
+      boolean[] unknown = new boolean[n];
+      for (Expr operand : operands) {
+        Col c = operand.eval(batch);
+        for (int i = 0; i < n; i++) {
+          if (c.isNull(i)) {
+            unknown[i] = true;
+          } else if (c.longs[i] == dominant) {
+            out.longs[i] = dominant;
+          }
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        if (unknown[i] && out.longs[i] != dominant) {
+          out.setNull(i);
+        }
+      }
+      return out;
+    }
+  }
+
+  record Not(Expr operand) implements Expr {
+    @Override
+    public Kind kind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public int scale() {
+      return 0;
+    }
+
+    @Override
+    public Col eval(Batch batch) {
+      Col c = operand.eval(batch);
+      Col out = Col.bools(batch.size());
+      for (int i = 0; i < out.size; i++) {
+        out.longs[i] = 1 - c.longs[i];
+      }
+      out.nulls = c.nulls;
+      return out;
+    }
+  }
+
+  /** IS NULL ({@code negated} false) or IS NOT NULL; never NULL itself. */
+  record NullTest(Expr operand, boolean negated) implements Expr {
+    @Override
+    public Kind kind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public int scale() {
+      return 0;
+    }
+
+    @Override
+    public Col eval(Batch batch) {
+      Col c = operand.eval(batch);
+      Col out = Col.bools(batch.size());
+      for (int i = 0; i < out.size; i++) {
+        out.longs[i] = c.isNull(i) != negated ? 1 : 0;
+      }
+      return out;
+    }
+  }
+
+  /** IS TRUE ({@code value} true) or IS FALSE; negated: IS NOT TRUE / IS NOT FALSE. Never NULL. */
+  record TruthTest(Expr operand, boolean value, boolean negated) implements Expr {
+    @Override
+    public Kind kind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    public int scale() {
+      return 0;
+    }
+
+    @Override
+    public Col eval(Batch batch) {
+      Col c = operand.eval(batch);
+      Col out = Col.bools(batch.size());
+      for (int i = 0; i < out.size; i++) {
+        boolean holds = !c.isNull(i) && (c.longs[i] == 1) == value;
+        out.longs[i] = holds != negated ? 1 : 0;
+      }
+      return out;
+    }
+  }
+
+  /** The positions of the rows where a BOOL column is true (neither false nor NULL). */
+  static int[] trueRows(Col condition, int[] count) {
+    int[] positions = new int[condition.size];
+    int kept = 0;
+    for (int i = 0; i < condition.size; i++) {
+      if (condition.longs[i] == 1 && !condition.isNull(i)) {
+        positions[kept++] = i;
+      }
+    }
+    count[0] = kept;
+    return positions;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+
+/** A batch-at-a-time operator between the scan and the aggregate, or after the aggregate. */
+public sealed interface Op permits Op.Filter, Op.Program {
+  Batch apply(Batch batch);
+
+  /** Keeps the rows whose condition is true: evaluated conjunct by conjunct, each on the rows still selected. */
+  record Filter(List<Expr> conjuncts) implements Op {
+    public Filter {
+      conjuncts = List.copyOf(conjuncts);
+    }
+
+    @Override
+    public Batch apply(Batch batch) {
+      Batch current = batch;
+      int[] count = new int[1];
+      for (Expr conjunct : conjuncts) {
+        if (current.size() == 0) {
+          return current;
+        }
+        int[] positions = conjunct.trueRows(current, count);
+        if (count[0] < current.size()) {
+          current = current.select(positions, count[0]);
+        }
+      }
+      return current;
+    }
+  }
+
+  /**
+   * Computes new columns as a program: {@code steps} are evaluated in order over the input's columns followed by the
+   * steps computed so far (so a common sub-expression is computed once), then {@code outputs} pick columns of that
+   * extended batch.
+   */
+  record Program(int inputCount, List<Expr> steps, int[] outputs) implements Op {
+    public Program {
+      steps = List.copyOf(steps);
+    }
+
+    @Override
+    public Batch apply(Batch batch) {
+      Col[] computed = new Col[inputCount + steps.size()];
+      Batch extended = new Extended(batch, computed, inputCount);
+      for (int k = 0; k < steps.size(); k++) {
+        computed[inputCount + k] = steps.get(k).eval(extended);
+      }
+      Col[] columns = new Col[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        columns[i] = extended.column(outputs[i]);
+      }
+      return Batch.of(columns, batch.size());
+    }
+  }
+
+  /** An input batch followed by computed columns. */
+  final class Extended implements Batch {
+    private final Batch input;
+    private final Col[] computed;
+    private final int inputCount;
+
+    Extended(Batch input, Col[] computed, int inputCount) {
+      this.input = input;
+      this.computed = computed;
+      this.inputCount = inputCount;
+    }
+
+    @Override
+    public int size() {
+      return input.size();
+    }
+
+    @Override
+    public Col column(int index) {
+      return index < inputCount ? input.column(index) : computed[index];
+    }
+
+    @Override
+    public Batch select(int[] positions, int count) {
+      Col[] selected = new Col[computed.length];
+      for (int i = inputCount; i < computed.length; i++) {
+        if (computed[i] != null) {
+          selected[i] = computed[i].select(positions, count);
+        }
+      }
+      return new Extended(input.select(positions, count), selected, inputCount);
+    }
+  }
+}

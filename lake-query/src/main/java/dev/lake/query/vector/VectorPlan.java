@@ -1,0 +1,41 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * A single-table subtree compiled for the vectorized executor: scan {@link #columns} (with {@link #lanceFilter}
+ * pushed into Lance, or {@link #scanFilter} evaluated here in a one-pass scan), run {@link #before} per batch,
+ * hash-aggregate by {@link #keys} with {@link #aggregates}, run {@link #after} on the grouped rows, then sort and cut.
+ *
+ * @param keyShapes kind and scale of each key column; {@code argShapes} of each aggregate's argument (null: none)
+ * @param output the SQL type and decimal scale of each result column, for the row runtime's representation
+ */
+public record VectorPlan(String table, List<String> columns, Optional<String> lanceFilter,
+    Optional<Op.Filter> scanFilter, List<Op> before, int[] keys, Col[] keyShapes, List<AggSpec> aggregates,
+    Col[] argShapes, List<Op> after, List<SortKey> sort, long offset, Optional<Long> fetch, List<Output> output) {
+  public VectorPlan {
+    Objects.requireNonNull(table, "table");
+    columns = List.copyOf(columns);
+    before = List.copyOf(before);
+    aggregates = List.copyOf(aggregates);
+    after = List.copyOf(after);
+    sort = List.copyOf(sort);
+    output = List.copyOf(output);
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("a vectorized scan reads at least one column");
+    }
+  }
+
+  /** One ORDER BY key over the result columns. */
+  public record SortKey(int column, boolean descending, boolean nullsFirst) {}
+
+  /** A result column's SQL type (and decimal scale). */
+  public record Output(SqlTypeName type, int scale) {
+    public Output {
+      Objects.requireNonNull(type, "type");
+    }
+  }
+}
