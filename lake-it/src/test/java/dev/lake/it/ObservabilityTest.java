@@ -65,6 +65,14 @@ class ObservabilityTest {
       assertThat(value(after, "lake_leader", "")).isEqualTo(1);
       assertThat(value(after, "lake_leader_term", "")).isGreaterThanOrEqualTo(1);
 
+      // A single-table aggregate runs outside Calcite: the pushdown counters say where.
+      String beforeAggregate = scrape(port);
+      assertThat(client.rows("SELECT COUNT(*), SUM(v) FROM t WHERE v > 10")).hasSize(1);
+      String afterAggregate = scrape(port);
+      assertThat(delta(beforeAggregate, afterAggregate, "lake_pushdown_vectorized_total", "")
+          + delta(beforeAggregate, afterAggregate, "lake_pushdown_lance_sql_total", ""))
+          .as("single-table subtrees run by the vectorized executor or Lance's SQL engine").isEqualTo(1);
+
       // A query that fails is counted under its status code.
       try {
         client.rows("SELECT v FROM t WHERE CAST('x' || CAST(v AS VARCHAR) AS INTEGER) > 0");

@@ -1,6 +1,7 @@
 package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
+import dev.lake.query.PushdownStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -54,6 +55,7 @@ public final class LakeMetrics implements AutoCloseable {
     Gauge.builder("lake.leader.term", probes.term(), s -> s.getAsLong())
         .description("The lease term this node knows (its own when leading)").register(registry);
     catalog(probes);
+    pushdown(probes);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     gc.bindTo(registry);
@@ -74,6 +76,21 @@ public final class LakeMetrics implements AutoCloseable {
         .description("Tables in the catalog snapshot").register(registry);
     Gauge.builder("lake.catalog.snapshot.age", probes, p -> p.catalog().get().snapshotAge().toMillis() / 1000.0)
         .description("Age of the catalog snapshot served now").baseUnit("seconds").register(registry);
+  }
+
+  private void pushdown(NodeProbes probes) {
+    pushdownCounter("lake.pushdown.lance.sql", "Single-table subtrees run in Lance's SQL engine", probes,
+        PushdownStats::statements);
+    pushdownCounter("lake.pushdown.vectorized", "Single-table subtrees run by lake's vectorized executor", probes,
+        PushdownStats::vectorized);
+    pushdownCounter("lake.pushdown.fallbacks", "Pushed-down subtrees Lance rejected, which Calcite then ran", probes,
+        PushdownStats::fallbacks);
+  }
+
+  private void pushdownCounter(String name, String description, NodeProbes probes,
+      ToDoubleFunction<PushdownStats> value) {
+    FunctionCounter.builder(name, probes, p -> value.applyAsDouble(p.pushdown().get())).description(description)
+        .register(registry);
   }
 
   private void catalogCounter(String name, String description, NodeProbes probes,

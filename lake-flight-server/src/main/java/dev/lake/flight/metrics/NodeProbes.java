@@ -1,6 +1,7 @@
 package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
+import dev.lake.query.PushdownStats;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -15,14 +16,16 @@ import java.util.function.Supplier;
  * @param catalog the catalog cache's counters
  * @param leader whether this node's write gate is open
  * @param term the lease term this node knows (its own when leading, the observed leader's otherwise; 0 = none)
+ * @param pushdown the counters of single-table subtrees run outside Calcite (Lance SQL, vectorized, fallbacks)
  */
 public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, Supplier<CatalogStats> catalog,
-    BooleanSupplier leader, LongSupplier term) {
+    BooleanSupplier leader, LongSupplier term, Supplier<PushdownStats> pushdown) {
   public NodeProbes {
     Objects.requireNonNull(runningQueries, "runningQueries");
     Objects.requireNonNull(queuedQueries, "queuedQueries");
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(leader, "leader");
     Objects.requireNonNull(term, "term");
+    Objects.requireNonNull(pushdown, "pushdown");
   }
 }
