@@ -5,13 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lake describe T}: schema, generation, version and history from {@code lake.describe_table}, and the row
@@ -19,7 +15,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "describe", mixinStandardHelpOptions = true,
     description = "Show a table's columns, generation, version, row count and version history.")
-public final class DescribeCommand implements Callable<Integer> {
+public final class DescribeCommand extends ClientCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Parameters(index = "0", paramLabel = "TABLE", description = "the table")
@@ -28,27 +24,16 @@ public final class DescribeCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print the result as JSON")
   boolean json;
 
-  @Mixin
-  ConnectionOptions connection;
-
-  @Spec
-  CommandSpec spec;
-
   @Override
-  public Integer call() throws Exception {
-    try (LakeClient client = LakeClient.connect(connection.resolve(System.getenv()))) {
-      JsonNode d = client.action("lake.describe_table", Map.of("table", table));
-      long rows = ((Number) client.rows("SELECT COUNT(*) FROM " + quote(d.path("table").asText(table)))
-          .get(0).get(0)).longValue();
-      ((ObjectNode) d).put("row_count", rows);
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(d));
-      } else {
-        print(out, d);
-      }
-      out.flush();
-      return CliErrors.OK;
+  void run(LakeClient client, PrintWriter out) throws Exception {
+    JsonNode d = client.action("lake.describe_table", Map.of("table", table));
+    long rows = ((Number) client.rows("SELECT COUNT(*) FROM " + quote(d.path("table").asText(table)))
+        .get(0).get(0)).longValue();
+    ((ObjectNode) d).put("row_count", rows);
+    if (json) {
+      out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(d));
+    } else {
+      print(out, d);
     }
   }
 
