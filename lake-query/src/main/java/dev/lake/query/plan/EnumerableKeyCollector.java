@@ -4,9 +4,6 @@ import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
-import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -58,31 +55,10 @@ public final class EnumerableKeyCollector extends SingleRel implements Enumerabl
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
-    PhysType physType = input.physType;
     BlockBuilder builder = new BlockBuilder();
-    Expression rows = builder.append("built", input.block);
-    RowShape shape = shape(physType.getFormat());
-    if (shape == null) {
-      PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
-      rows = builder.append("builtArrays", physType.convertTo(rows, arrays.getFormat()));
-      physType = arrays;
-      shape = shape(arrays.getFormat());
-    }
-    Expression call = implementor.stash(new KeyCollectorCall(slot, key, shape), KeyCollectorCall.class);
-    builder.add(Expressions.return_(null, Expressions.call(call, "collect", DataContext.ROOT, rows)));
-    return implementor.result(physType, builder.toBlock());
-  }
-
-  static RowShape shape(JavaRowFormat format) {
-    switch (format) {
-      case SCALAR:
-        return RowShape.SCALAR;
-      case ARRAY:
-        return RowShape.ARRAY;
-      case LIST:
-        return RowShape.LIST;
-      default:
-        return null;
-    }
+    ShapedInput built = ShapedInput.of(implementor, getRowType(), input, builder, "built");
+    Expression call = implementor.stash(new KeyCollectorCall(slot, key, built.shape()), KeyCollectorCall.class);
+    builder.add(Expressions.return_(null, Expressions.call(call, "collect", DataContext.ROOT, built.rows())));
+    return implementor.result(built.physType(), builder.toBlock());
   }
 }

@@ -7,9 +7,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
-import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
-import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.function.Function0;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
@@ -102,36 +100,17 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
   @Override
   public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
     Result fallback = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
-    PhysType physType = fallback.physType;
     BlockBuilder fallbackBody = new BlockBuilder();
-    Expression fallbackRows = fallbackBody.append("fallback", fallback.block);
-    RowShape shape = shape(physType.getFormat());
-    if (shape == null) {
-      PhysType arrays = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
-      fallbackRows = physType.convertTo(fallbackRows, arrays.getFormat());
-      physType = arrays;
-      shape = shape(arrays.getFormat());
-    }
-    fallbackBody.add(Expressions.return_(null, fallbackRows));
+    ShapedInput fallbackRows = ShapedInput.of(implementor, getRowType(), fallback, fallbackBody, "fallback");
+    PhysType physType = fallbackRows.physType();
+    RowShape shape = fallbackRows.shape();
+    fallbackBody.add(Expressions.return_(null, fallbackRows.rows()));
     Expression call = implementor.stash(new LanceSqlCall(table.reference().key(), sql, columnTypes(), shape, vector),
         LanceSqlCall.class);
     Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
     BlockBuilder body = new BlockBuilder();
     body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT, lazyFallback)));
     return implementor.result(physType, body.toBlock());
-  }
-
-  private static RowShape shape(JavaRowFormat format) {
-    switch (format) {
-      case SCALAR:
-        return RowShape.SCALAR;
-      case ARRAY:
-        return RowShape.ARRAY;
-      case LIST:
-        return RowShape.LIST;
-      default:
-        return null;
-    }
   }
 
   private static final class Rule extends ConverterRule {
