@@ -4,8 +4,6 @@ import dev.lake.query.exec.ValueReaders.ValueReader;
 import dev.lake.query.plan.RowShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
-import java.util.List;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -19,9 +17,8 @@ final class LanceRowEnumerator implements Enumerator<Object> {
   private final Supplier<ArrowReader> opener;
   private final QueryResources resources;
   private final int columnCount;
-  private final RowShape shape;
+  private final ShapedRows rows;
   private ArrowReader reader;
-  private ValueReader[] columns = new ValueReader[0];
   private int row;
   private int rowCount;
   private Object current;
@@ -31,7 +28,7 @@ final class LanceRowEnumerator implements Enumerator<Object> {
     this.opener = opener;
     this.resources = resources;
     this.columnCount = columnCount;
-    this.shape = shape;
+    this.rows = new ShapedRows(shape);
   }
 
   @Override
@@ -66,38 +63,18 @@ final class LanceRowEnumerator implements Enumerator<Object> {
       close();
       throw new UncheckedIOException("reading a Lance scan failed: " + e.getMessage(), e);
     }
-    current = rowAt(row);
+    current = rows.rowAt(row);
     return true;
   }
 
   private void bind(VectorSchemaRoot batch) {
     rowCount = batch.getRowCount();
     row = 0;
-    if (columns.length != columnCount) {
-      columns = new ValueReader[columnCount];
-    }
+    ValueReader[] columns = new ValueReader[columnCount];
     for (int i = 0; i < columnCount; i++) {
       columns[i] = ValueReaders.forVector(batch.getVector(i));
     }
-  }
-
-  private Object rowAt(int index) {
-    switch (shape) {
-      case SCALAR:
-        return columns[0].read(index);
-      case ARRAY:
-        return values(index);
-      default:
-        return columnCount == 0 ? List.of() : Arrays.asList(values(index));
-    }
-  }
-
-  private Object[] values(int index) {
-    Object[] values = new Object[columnCount];
-    for (int i = 0; i < columnCount; i++) {
-      values[i] = columns[i].read(index);
-    }
-    return values;
+    rows.bind(columns);
   }
 
   @Override

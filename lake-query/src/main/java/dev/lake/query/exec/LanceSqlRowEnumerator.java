@@ -5,7 +5,6 @@ import dev.lake.query.plan.ColumnType;
 import dev.lake.query.plan.RowShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -24,12 +23,11 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
   private final Supplier<ArrowReader> opener;
   private final QueryResources resources;
   private final List<ColumnType> types;
-  private final RowShape shape;
+  private final ShapedRows rows;
   private final Supplier<Enumerable<Object>> fallback;
   private final PushdownCounters counters;
   private ArrowReader reader;
   private Enumerator<Object> fallbackRows;
-  private ValueReader[] columns = new ValueReader[0];
   private int row;
   private int rowCount;
   private Object current;
@@ -42,7 +40,7 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
     this.opener = opener;
     this.resources = resources;
     this.types = types;
-    this.shape = shape;
+    this.rows = new ShapedRows(shape);
     this.fallback = fallback;
     this.counters = counters;
   }
@@ -84,7 +82,7 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
       close();
       throw new UncheckedIOException("reading the answer of Lance's SQL engine failed: " + e.getMessage(), e);
     }
-    current = rowAt(row);
+    current = rows.rowAt(row);
     return true;
   }
 
@@ -122,31 +120,11 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
   private void bind(VectorSchemaRoot batch) {
     rowCount = batch.getRowCount();
     row = 0;
-    if (columns.length != types.size()) {
-      columns = new ValueReader[types.size()];
-    }
+    ValueReader[] columns = new ValueReader[types.size()];
     for (int i = 0; i < columns.length; i++) {
       columns[i] = ValueReaders.forColumn(batch.getVector(i), types.get(i));
     }
-  }
-
-  private Object rowAt(int index) {
-    switch (shape) {
-      case SCALAR:
-        return columns[0].read(index);
-      case ARRAY:
-        return values(index);
-      default:
-        return columns.length == 0 ? List.of() : Arrays.asList(values(index));
-    }
-  }
-
-  private Object[] values(int index) {
-    Object[] values = new Object[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      values[i] = columns[i].read(index);
-    }
-    return values;
+    rows.bind(columns);
   }
 
   @Override
