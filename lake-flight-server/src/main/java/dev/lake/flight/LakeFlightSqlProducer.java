@@ -3,10 +3,8 @@ package dev.lake.flight;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lake.flight.auth.Role;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.QueryEvents;
-import dev.lake.flight.metrics.QueryRecord;
 import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.metadata.FlightSqlMetadata;
@@ -27,7 +25,6 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.ActionType;
-import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.CloseSessionRequest;
@@ -48,9 +45,7 @@ import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
 import org.apache.arrow.flight.sql.FlightSqlUtils;
 import org.apache.arrow.flight.sql.impl.FlightSql;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -70,7 +65,6 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private static final Schema EMPTY = new Schema(List.of());
   private final QueryService query;
   private final FlightSqlMetadata metadata;
-  private final IngestHandler ingest;
   private final AdminActions actions;
   private final TicketCodec tickets;
   private final Access access;
@@ -82,6 +76,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final QueryEvents events;
   private final SessionOptionsHandler sessions;
   private final StatementStreams streams;
+  private final IncomingStreams incoming;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
@@ -89,9 +84,9 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     this.events = events;
     this.sessions = sessions;
     this.streams = new StatementStreams(query, limits, allocator, events, spool);
+    this.incoming = new IncomingStreams(ingest, access, tickets, events, limits.idleStreams(), allocator);
     this.query = query;
     this.metadata = metadata;
-    this.ingest = ingest;
     this.actions = actions;
     this.tickets = tickets;
     this.access = access;
@@ -380,51 +375,13 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public Runnable acceptPutPreparedStatementQuery(FlightSql.CommandPreparedStatementQuery command,
       CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
-    return () -> {
-      StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
-      List<Object> bound = List.of();
-      int rows = 0;
-      while (limits.idleStreams().next(stream)) {
-        VectorSchemaRoot root = stream.getRoot();
-        if (root.getRowCount() == 0) {
-          continue;
-        }
-        rows += root.getRowCount();
-        if (rows > 1) {
-          throw new IllegalArgumentException("lake binds one row of parameters per execution; got " + rows);
-        }
-        bound = ArrowParameters.row(root, 0);
-      }
-      byte[] updated = tickets.encodeHandle(handle.withParameters(bound));
-      FlightSql.DoPutPreparedStatementResult result = FlightSql.DoPutPreparedStatementResult.newBuilder()
-          .setPreparedStatementHandle(ByteString.copyFrom(updated)).build();
-      sendPutResult(ackStream, result.toByteArray());
-      ackStream.onCompleted();
-    };
+    return incoming.bindParameters(command, stream, ackStream);
   }
 
   @Override
   public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
       FlightStream stream, StreamListener<PutResult> ackStream) {
-    return bulkIngest(command, context, stream, ackStream);
-  }
-
-  private Runnable bulkIngest(FlightSql.CommandStatementIngest command, CallContext context, FlightStream stream,
-      StreamListener<PutResult> ackStream) {
-    return () -> {
-      long start = events.start();
-      long rows;
-      try {
-        rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
-      } catch (Throwable t) {
-        RuntimeException status = StatusMapper.toStatus(t);
-        events.ingestFinished(StatusMapper.outcome(status), start);
-        throw status;
-      }
-      events.ingestFinished(QueryRecord.OK, start);
-      sendPutResult(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
-      ackStream.onCompleted();
-    };
+    return incoming.bulkIngest(command, context, stream, ackStream);
   }
 
   @Override
@@ -438,7 +395,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       CallContext context, FlightStream stream, StreamListener<PutResult> ackStream) {
     String sql = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()).sql();
     Optional<BulkInsert> append = BulkInsert.parse(sql);
-    return append.isPresent() ? bulkIngest(append.get().command(), context, stream, ackStream) : readOnly(sql);
+    return append.isPresent() ? incoming.bulkIngest(append.get().command(), context, stream, ackStream)
+        : readOnly(sql);
   }
 
   /** An update through the query interface: the policy names the statement kind; anything it lets through is refused. */
@@ -448,13 +406,6 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       throw new dev.lake.query.QueryRejectedException("queries return rows; lake's SQL surface is read-only. "
           + "Write with bulk ingest (CommandStatementIngest) and admin actions");
     };
-  }
-
-  private void sendPutResult(StreamListener<PutResult> ackStream, byte[] bytes) {
-    try (ArrowBuf buf = allocator.buffer(bytes.length)) {
-      buf.writeBytes(bytes);
-      ackStream.onNext(PutResult.metadata(buf));
-    }
   }
 
   // ---- session options (catalog, schema) ----

@@ -1,0 +1,93 @@
+package dev.lake.flight;
+
+import com.google.protobuf.ByteString;
+import dev.lake.flight.auth.Role;
+import dev.lake.flight.limits.IdleStreams;
+import dev.lake.flight.metrics.QueryEvents;
+import dev.lake.flight.metrics.QueryRecord;
+import dev.lake.flight.ticket.StatementHandle;
+import dev.lake.flight.ticket.TicketCodec;
+import java.util.List;
+import org.apache.arrow.flight.FlightProducer.CallContext;
+import org.apache.arrow.flight.FlightProducer.StreamListener;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The DoPut commands that take data from the client: a bulk ingest (and the prepared INSERT that spells one,
+ * {@link BulkInsert}) and a prepared statement's parameters. Each waits for the client's batches within
+ * {@code ingest.idle-timeout} and acknowledges with the Flight SQL result message.
+ */
+final class IncomingStreams {
+  private final IngestHandler ingest;
+  private final Access access;
+  private final TicketCodec tickets;
+  private final QueryEvents events;
+  private final IdleStreams idle;
+  private final BufferAllocator allocator;
+
+  IncomingStreams(IngestHandler ingest, Access access, TicketCodec tickets, QueryEvents events, IdleStreams idle,
+      BufferAllocator allocator) {
+    this.ingest = ingest;
+    this.access = access;
+    this.tickets = tickets;
+    this.events = events;
+    this.idle = idle;
+    this.allocator = allocator;
+  }
+
+  /** Streams a bulk ingest to the write path (writer role); acknowledges the written row count. */
+  Runnable bulkIngest(FlightSql.CommandStatementIngest command, CallContext context, FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    return () -> {
+      long start = events.start();
+      long rows;
+      try {
+        rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+      } catch (Throwable t) {
+        RuntimeException status = StatusMapper.toStatus(t);
+        events.ingestFinished(StatusMapper.outcome(status), start);
+        throw status;
+      }
+      events.ingestFinished(QueryRecord.OK, start);
+      send(ackStream, FlightSql.DoPutUpdateResult.newBuilder().setRecordCount(rows).build().toByteArray());
+      ackStream.onCompleted();
+    };
+  }
+
+  /** Binds one row of parameters into the statement handle, which goes back to the client. */
+  Runnable bindParameters(FlightSql.CommandPreparedStatementQuery command, FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    return () -> {
+      StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
+      List<Object> bound = List.of();
+      int rows = 0;
+      while (idle.next(stream)) {
+        VectorSchemaRoot root = stream.getRoot();
+        if (root.getRowCount() == 0) {
+          continue;
+        }
+        rows += root.getRowCount();
+        if (rows > 1) {
+          throw new IllegalArgumentException("lake binds one row of parameters per execution; got " + rows);
+        }
+        bound = ArrowParameters.row(root, 0);
+      }
+      byte[] updated = tickets.encodeHandle(handle.withParameters(bound));
+      send(ackStream, FlightSql.DoPutPreparedStatementResult.newBuilder()
+          .setPreparedStatementHandle(ByteString.copyFrom(updated)).build().toByteArray());
+      ackStream.onCompleted();
+    };
+  }
+
+  private void send(StreamListener<PutResult> ackStream, byte[] bytes) {
+    try (ArrowBuf buf = allocator.buffer(bytes.length)) {
+      buf.writeBytes(bytes);
+      ackStream.onNext(PutResult.metadata(buf));
+    }
+  }
+}
