@@ -7,32 +7,22 @@ import java.util.Arrays;
  * of different scales are compared exactly (rescaled in longs, BigDecimal where that overflows); strings by their
  * UTF-8 bytes, unsigned (code point order). {@code op}: {@code = !(<>) < l(<=) > g(>=)}.
  */
-record Compare(char op, Expr left, Expr right) implements Expr {
-  @Override
-  public Kind kind() {
-    return Kind.BOOL;
-  }
-
-  @Override
-  public int scale() {
-    return 0;
-  }
-
+record Compare(char op, Expr left, Expr right) implements Expr.Bool {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
     if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
-      return Expr.super.trueRows(batch, count);
+      return Expr.Bool.super.trueRows(batch, count);
     }
     Col constant = ((Expr.Literal) right).value();
     Col a = left.eval(batch);
     if (constant.isNull(0) || constant.isWide(0) || a.wide != null || constant.scale > a.scale) {
-      return Expr.super.trueRows(batch, count);
+      return Expr.Bool.super.trueRows(batch, count);
     }
     long c;
     try {
       c = DecimalMath.scaleUp(constant.longs[0], constant.scale, a.scale);
     } catch (ArithmeticException overflow) {
-      return Expr.super.trueRows(batch, count);
+      return Expr.Bool.super.trueRows(batch, count);
     }
     int n = batch.size();
     long[] x = a.longs;

@@ -17,6 +17,19 @@ public interface Expr {
     return Logic.trueRows(eval(batch), count);
   }
 
+  /** A BOOL expression (comparisons and logic): kind BOOL, scale 0. */
+  interface Bool extends Expr {
+    @Override
+    default Kind kind() {
+      return Kind.BOOL;
+    }
+
+    @Override
+    default int scale() {
+      return 0;
+    }
+  }
+
   /** A column of the input batch. */
   record Input(int index, Kind kind, int scale) implements Expr {
     @Override

@@ -7,17 +7,7 @@ final class Logic {
   private Logic() {}
 
   /** AND ({@code and} true) or OR of the operands. */
-  record Connective(boolean and, List<Expr> operands) implements Expr {
-    @Override
-    public Kind kind() {
-      return Kind.BOOL;
-    }
-
-    @Override
-    public int scale() {
-      return 0;
-    }
-
+  record Connective(boolean and, List<Expr> operands) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {
       int n = batch.size();
@@ -44,17 +34,7 @@ final class Logic {
     }
   }
 
-  record Not(Expr operand) implements Expr {
-    @Override
-    public Kind kind() {
-      return Kind.BOOL;
-    }
-
-    @Override
-    public int scale() {
-      return 0;
-    }
-
+  record Not(Expr operand) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {
       Col c = operand.eval(batch);
@@ -68,17 +48,7 @@ final class Logic {
   }
 
   /** IS NULL ({@code negated} false) or IS NOT NULL; never NULL itself. */
-  record NullTest(Expr operand, boolean negated) implements Expr {
-    @Override
-    public Kind kind() {
-      return Kind.BOOL;
-    }
-
-    @Override
-    public int scale() {
-      return 0;
-    }
-
+  record NullTest(Expr operand, boolean negated) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {
       Col c = operand.eval(batch);
@@ -91,17 +61,7 @@ final class Logic {
   }
 
   /** IS TRUE ({@code value} true) or IS FALSE; negated: IS NOT TRUE / IS NOT FALSE. Never NULL. */
-  record TruthTest(Expr operand, boolean value, boolean negated) implements Expr {
-    @Override
-    public Kind kind() {
-      return Kind.BOOL;
-    }
-
-    @Override
-    public int scale() {
-      return 0;
-    }
-
+  record TruthTest(Expr operand, boolean value, boolean negated) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {
       Col c = operand.eval(batch);
