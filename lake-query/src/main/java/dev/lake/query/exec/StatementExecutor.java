@@ -2,7 +2,7 @@ package dev.lake.query.exec;
 
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.plan.EnumerableCode;
-import dev.lake.query.plan.EnumerableLanceSqlScan;
+import dev.lake.query.plan.PushedStatement;
 import dev.lake.query.plan.LanceScanCall;
 import dev.lake.query.plan.LanceTableScan;
 import dev.lake.query.plan.RowShape;
@@ -66,8 +66,8 @@ public final class StatementExecutor {
       return new ResultReader(statement.resultSchema(), new PassThroughBatches(lance, resources), resources,
           failures);
     }
-    if (plan.lanceSql().isPresent() && plan.lanceSql().get().vector().isPresent()) {
-      EnumerableLanceSqlScan scan = plan.lanceSql().get();
+    if (plan.lanceSql().isPresent() && plan.lanceSql().get().statement().vector().isPresent()) {
+      PushedStatement scan = plan.lanceSql().get().statement();
       ScanSource source = source(sources, scan.table().reference().key());
       RowShape shape = statement.resultSchema().getFields().size() == 1 ? RowShape.SCALAR : RowShape.ARRAY;
       BatchSource batches = new RowBatches(() -> source.vectorRows(scan.vector().get(), shape).enumerator(),
@@ -75,7 +75,7 @@ public final class StatementExecutor {
       return new ResultReader(statement.resultSchema(), batches, resources, failures);
     }
     if (plan.lanceSql().isPresent()) {
-      EnumerableLanceSqlScan scan = plan.lanceSql().get();
+      PushedStatement scan = plan.lanceSql().get().statement();
       ScanSource source = source(sources, scan.table().reference().key());
       Supplier<EnumerableCode> fallback = compiled.fallback().orElseThrow();
       BatchSource batches = new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),

@@ -1,8 +1,6 @@
 package dev.lake.query.plan;
 
 import java.util.List;
-import java.util.Optional;
-import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -35,41 +33,15 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
       .withRuleFactory(Rule::new)
       .toRule(ConverterRule.class);
 
-  private final LanceTable table;
-  private final String sql;
-  private final List<String> pushed;
-  private final Optional<VectorPlan> vector;
-  private final String why;
+  private final PushedStatement statement;
 
-  EnumerableLanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, LanceTable table, String sql,
-      List<String> pushed, Optional<VectorPlan> vector, String why) {
+  EnumerableLanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, PushedStatement statement) {
     super(cluster, traits, fallback);
-    this.table = table;
-    this.sql = sql;
-    this.pushed = List.copyOf(pushed);
-    this.vector = vector;
-    this.why = why;
+    this.statement = statement;
   }
 
-  /** The subtree compiled for lake's vectorized executor, when the planner chose it; else Lance's SQL runs it. */
-  public Optional<VectorPlan> vector() {
-    return vector;
-  }
-
-  public String why() {
-    return why;
-  }
-
-  public LanceTable table() {
-    return table;
-  }
-
-  public String sql() {
-    return sql;
-  }
-
-  public List<String> pushed() {
-    return pushed;
+  public PushedStatement statement() {
+    return statement;
   }
 
   /** The Java type of each output column, for converting Lance's values. */
@@ -79,12 +51,12 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), table, sql, pushed, vector, why);
+    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), statement);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return LanceSqlScan.explain(pw, table, pushed, sql, getInput(), vector.isPresent(), why);
+    return statement.explainTerms(pw.input("fallback", getInput()));
   }
 
   @Override
@@ -105,7 +77,8 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
     PhysType physType = fallbackRows.physType();
     RowShape shape = fallbackRows.shape();
     fallbackBody.add(Expressions.return_(null, fallbackRows.rows()));
-    Expression call = implementor.stash(new LanceSqlCall(table.reference().key(), sql, columnTypes(), shape, vector),
+    Expression call = implementor.stash(new LanceSqlCall(statement.table().reference().key(), statement.sql(), columnTypes(), shape,
+        statement.vector()),
         LanceSqlCall.class);
     Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
     BlockBuilder body = new BlockBuilder();
@@ -123,8 +96,7 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
       LanceSqlScan scan = (LanceSqlScan) rel;
       RelTraitSet traits = scan.getTraitSet().replace(EnumerableConvention.INSTANCE);
       RelNode fallback = convert(scan.getInput(), scan.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE));
-      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.table(), scan.sql(), scan.pushed(),
-          scan.vector(), scan.why());
+      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.statement());
     }
   }
 }

@@ -87,7 +87,7 @@ final class LancePushdown {
         why = "not vectorized: " + e.getMessage();
       }
     }
-    return LanceSqlScan.of(subtree, single.scan.lanceTable(), sql, single.pushed, vector, why);
+    return LanceSqlScan.of(subtree, new PushedStatement(single.scan.lanceTable(), sql, single.pushed, vector, why));
   }
 
   /** The planner's estimate of the groups of the subtree's aggregate (its row count); 1 when it has none. */

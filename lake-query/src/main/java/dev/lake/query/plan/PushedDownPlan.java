@@ -24,7 +24,7 @@ final class PushedDownPlan {
   private static RelNode withoutFallbacks(RelNode rel) {
     if (rel instanceof EnumerableLanceSqlScan) {
       EnumerableLanceSqlScan scan = (EnumerableLanceSqlScan) rel;
-      return new Shown(scan, scan.table(), scan.pushed(), scan.sql(), scan.vector().isPresent(), scan.why());
+      return new Shown(scan, scan.statement());
     }
     if (rel.getInputs().isEmpty()) {
       return rel;
@@ -42,20 +42,12 @@ final class PushedDownPlan {
   /** A pushed-down subtree as EXPLAIN shows it: a leaf. */
   private static final class Shown extends AbstractRelNode {
     private final RelDataType rowType;
-    private final LanceTable table;
-    private final List<String> pushed;
-    private final String sql;
-    private final boolean vectorized;
-    private final String why;
+    private final PushedStatement statement;
 
-    Shown(RelNode scan, LanceTable table, List<String> pushed, String sql, boolean vectorized, String why) {
+    Shown(RelNode scan, PushedStatement statement) {
       super(scan.getCluster(), scan.getTraitSet());
       this.rowType = scan.getRowType();
-      this.table = table;
-      this.pushed = pushed;
-      this.sql = sql;
-      this.vectorized = vectorized;
-      this.why = why;
+      this.statement = statement;
     }
 
     @Override
@@ -70,7 +62,7 @@ final class PushedDownPlan {
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-      return LanceSqlScan.explainTerms(pw, table, pushed, sql, vectorized, why);
+      return statement.explainTerms(pw);
     }
   }
 }

@@ -39,7 +39,7 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
   /** The path's name, for logs: pass-through, lance-sql or calcite. */
   public String path() {
     return passThrough.isPresent() ? "pass-through" : lanceSql().isPresent()
-        ? (lanceSql().get().vector().isPresent() ? "vectorized" : "lance-sql") : "calcite";
+        ? (lanceSql().get().statement().vector().isPresent() ? "vectorized" : "lance-sql") : "calcite";
   }
 
   /** The plan as text for EXPLAIN: the path taken, then the operator tree. */
@@ -51,13 +51,13 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
       header = "pass-through: Lance streams the stored batches of table " + scan.lanceTable().name()
           + " version " + scan.lanceTable().pin().version() + " unchanged (projection, filter and limit pushed"
           + " into the scan)";
-    } else if (lanceSql().isPresent() && lanceSql().get().vector().isPresent()) {
-      EnumerableLanceSqlScan sql = lanceSql().get();
+    } else if (lanceSql().isPresent() && lanceSql().get().statement().vector().isPresent()) {
+      PushedStatement sql = lanceSql().get().statement();
       header = "vectorized: lake's vectorized operators run the whole statement on table " + sql.table().name()
           + " version " + sql.table().pin().version() + " (pushed: " + String.join(", ", sql.pushed())
           + "; why: " + sql.why() + ")";
     } else if (lanceSql().isPresent()) {
-      EnumerableLanceSqlScan sql = lanceSql().get();
+      PushedStatement sql = lanceSql().get().statement();
       header = "lance-sql: the whole statement runs in Lance's SQL engine on table " + sql.table().name()
           + " version " + sql.table().pin().version() + " and its Arrow batches stream out (pushed: "
           + String.join(", ", sql.pushed()) + ")";
