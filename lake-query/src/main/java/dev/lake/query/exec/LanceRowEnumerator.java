@@ -5,7 +5,6 @@ import dev.lake.query.plan.RowShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Supplier;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -16,19 +15,21 @@ import org.apache.calcite.linq4j.Enumerator;
 final class LanceRowEnumerator implements Enumerator<Object> {
   private final Supplier<ArrowReader> opener;
   private final QueryResources resources;
-  private final int columnCount;
   private final ShapedRows rows;
   private ArrowReader reader;
-  private int row;
-  private int rowCount;
   private Object current;
   private boolean done;
 
   LanceRowEnumerator(Supplier<ArrowReader> opener, QueryResources resources, int columnCount, RowShape shape) {
     this.opener = opener;
     this.resources = resources;
-    this.columnCount = columnCount;
-    this.rows = new ShapedRows(shape);
+    this.rows = new ShapedRows(shape, batch -> {
+      ValueReader[] columns = new ValueReader[columnCount];
+      for (int i = 0; i < columnCount; i++) {
+        columns[i] = ValueReaders.forVector(batch.getVector(i));
+      }
+      return columns;
+    });
   }
 
   @Override
@@ -47,34 +48,18 @@ final class LanceRowEnumerator implements Enumerator<Object> {
     }
     if (reader == null) {
       reader = opener.get();
-      row = -1;
-      rowCount = 0;
     }
-    row++;
     try {
-      while (row >= rowCount) {
-        if (!reader.loadNextBatch()) {
-          close();
-          return false;
-        }
-        bind(reader.getVectorSchemaRoot());
+      if (!rows.next(reader)) {
+        close();
+        return false;
       }
     } catch (IOException e) {
       close();
       throw new UncheckedIOException("reading a Lance scan failed: " + e.getMessage(), e);
     }
-    current = rows.rowAt(row);
+    current = rows.current();
     return true;
-  }
-
-  private void bind(VectorSchemaRoot batch) {
-    rowCount = batch.getRowCount();
-    row = 0;
-    ValueReader[] columns = new ValueReader[columnCount];
-    for (int i = 0; i < columnCount; i++) {
-      columns[i] = ValueReaders.forVector(batch.getVector(i));
-    }
-    rows.bind(columns);
   }
 
   @Override

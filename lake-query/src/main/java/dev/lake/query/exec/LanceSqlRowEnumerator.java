@@ -28,8 +28,6 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
   private final PushdownCounters counters;
   private ArrowReader reader;
   private Enumerator<Object> fallbackRows;
-  private int row;
-  private int rowCount;
   private Object current;
   private boolean started;
   private boolean done;
@@ -40,7 +38,13 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
     this.opener = opener;
     this.resources = resources;
     this.types = types;
-    this.rows = new ShapedRows(shape);
+    this.rows = new ShapedRows(shape, batch -> {
+      ValueReader[] columns = new ValueReader[types.size()];
+      for (int i = 0; i < columns.length; i++) {
+        columns[i] = ValueReaders.forColumn(batch.getVector(i), types.get(i));
+      }
+      return columns;
+    });
     this.fallback = fallback;
     this.counters = counters;
   }
@@ -69,20 +73,16 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
     if (fallbackRows != null) {
       return fallbackRows.moveNext();
     }
-    row++;
     try {
-      while (row >= rowCount) {
-        if (!reader.loadNextBatch()) {
-          close();
-          return false;
-        }
-        bind(reader.getVectorSchemaRoot());
+      if (!rows.next(reader)) {
+        close();
+        return false;
       }
     } catch (IOException e) {
       close();
       throw new UncheckedIOException("reading the answer of Lance's SQL engine failed: " + e.getMessage(), e);
     }
-    current = rows.rowAt(row);
+    current = rows.current();
     return true;
   }
 
@@ -97,11 +97,8 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
             + " columns for a subtree of " + types.size());
       }
       if (first) {
-        bind(batch);
-        row = -1;
+        rows.bind(batch);
       } else {
-        rowCount = 0;
-        row = -1;
         done = true;
         release();
       }
@@ -115,16 +112,6 @@ final class LanceSqlRowEnumerator implements Enumerator<Object> {
       LanceSqlFailures.logFallback(sql, e, counters);
       fallbackRows = fallback.get().enumerator();
     }
-  }
-
-  private void bind(VectorSchemaRoot batch) {
-    rowCount = batch.getRowCount();
-    row = 0;
-    ValueReader[] columns = new ValueReader[types.size()];
-    for (int i = 0; i < columns.length; i++) {
-      columns[i] = ValueReaders.forColumn(batch.getVector(i), types.get(i));
-    }
-    rows.bind(columns);
   }
 
   @Override
