@@ -10,10 +10,6 @@ import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.TableRegistration;
 import dev.lake.registry.rocksdb.RocksDbMetaStore;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,11 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -203,22 +195,7 @@ class ClusterLeadershipTest {
   }
 
   private ArrowReader reader(List<Long> values) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(MetasrvHarness.SCHEMA, allocator);
-        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
-      root.allocateNew();
-      BigIntVector v = (BigIntVector) root.getVector(0);
-      for (int i = 0; i < values.size(); i++) {
-        v.setSafe(i, values.get(i));
-      }
-      root.setRowCount(values.size());
-      writer.start();
-      writer.writeBatch();
-      writer.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return new ArrowStreamReader(new ByteArrayInputStream(out.toByteArray()), allocator);
+    return MetasrvHarness.reader(allocator, values);
   }
 
   /** A monotonic clock the test moves by hand. */

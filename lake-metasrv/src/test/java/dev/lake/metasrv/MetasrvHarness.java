@@ -98,6 +98,11 @@ final class MetasrvHarness implements AutoCloseable {
 
   /** One Arrow stream holding {@code values} in one batch. */
   ArrowReader reader(List<Long> values) {
+    return reader(allocator, values);
+  }
+
+  /** One Arrow stream holding {@code values} in one batch, in {@code allocator}. */
+  static ArrowReader reader(BufferAllocator allocator, List<Long> values) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
         ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
