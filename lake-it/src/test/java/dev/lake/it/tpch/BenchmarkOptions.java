@@ -12,9 +12,15 @@ import java.nio.file.Path;
  * @param batchRows rows per generated batch (and per Lance scan batch)
  * @param work where lake's data, the direct Lance writes and nothing else go
  * @param out the Markdown report
+ * @param queries the TPC-H queries to run (all 22 by default); a partial run skips the direct Lance writes and the
+ *     SELECT * measurement, for quick looks at a few queries
  */
 record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThreads, int batchRows, Path work,
-    Path out) {
+    Path out, java.util.List<Integer> queries) {
+  boolean partial() {
+    return queries.size() < 22;
+  }
+
   static BenchmarkOptions parse(String[] args) {
     double scale = 1;
     int runs = 5;
@@ -22,6 +28,7 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
     int threads = 2;
     int batchRows = 65_536;
     Path work = null;
+    java.util.List<Integer> queries = java.util.stream.IntStream.rangeClosed(1, 22).boxed().toList();
     Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-tpch.md");
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -33,15 +40,20 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
         case "--batch-rows": batchRows = Integer.parseInt(value); i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
+        case "--queries":
+          queries = java.util.Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList();
+          i++;
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --cap-seconds N"
-              + " --duckdb-threads N --batch-rows N --work DIR --out FILE");
+              + " --duckdb-threads N --batch-rows N --work DIR --out FILE --queries 1,6");
       }
     }
     if (work == null) {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("run-" + System.currentTimeMillis());
     }
-    return new BenchmarkOptions(scale, runs, cap, threads, batchRows, work.toAbsolutePath(), out.toAbsolutePath());
+    return new BenchmarkOptions(scale, runs, cap, threads, batchRows, work.toAbsolutePath(), out.toAbsolutePath(),
+        queries);
   }
 }
