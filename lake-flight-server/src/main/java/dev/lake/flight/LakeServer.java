@@ -44,6 +44,8 @@ import dev.lake.query.Catalog;
 import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.query.CachingCatalog;
+import dev.lake.query.vector.ColumnCache;
+import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
@@ -135,7 +137,8 @@ public final class LakeServer implements AutoCloseable {
     this.catalog = CachingCatalog.start(store, config.catalog());
     QueryService query = new QueryService(catalog, engine,
         new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
-            config.queryExecutor()));
+            config.queryExecutor()),
+        VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())));
     this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     Forwarding forwarding = cluster.forwarding(signer, allocator, clock);

@@ -4,6 +4,8 @@ import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.query.plan.SubtreeExecutor;
+import dev.lake.query.vector.ColumnCache;
+import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.TableRegistration;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -49,6 +51,9 @@ class VectorizedExecutorTest extends LakeTestSupport {
 
   private final List<Item> items = new ArrayList<>();
   private QueryService lanceSql;
+  /** The vectorized executor reading through a column cache (the {@code service} reads Lance every time). */
+  private QueryService cached;
+  private ColumnCache cache;
 
   /** One row of {@code items} as the reference sees it. */
   record Item(long id, Integer k, String s, BigDecimal price, Integer qty, Double ratio, LocalDate d) {
@@ -97,12 +102,15 @@ class VectorizedExecutorTest extends LakeTestSupport {
     lanceSql = new QueryService(catalog, engine, QueryOptions.defaults().withExecutor(SubtreeExecutor.LANCE_SQL));
     // Splits of 1,500 rows: the 4,000-row fragments are also scanned as row ranges in parallel.
     service.close();
-    service = new QueryService(catalog, engine, options(), new dev.lake.query.vector.VectorRuntime(2, 1_500));
+    service = new QueryService(catalog, engine, options(), new VectorRuntime(2, 1_500));
+    cache = new ColumnCache(64L << 20);
+    cached = new QueryService(catalog, engine, options(), new VectorRuntime(2, 1_500, cache));
   }
 
   @AfterAll
   void closeServices() {
     lanceSql.close();
+    cached.close();
     service.close();
   }
 
@@ -122,6 +130,9 @@ class VectorizedExecutorTest extends LakeTestSupport {
       assertThat(service.pushdownStats().vectorized()).as("vectorized runs of %s", sql).isEqualTo(before + 1);
       Map<List<Object>, List<Object>> expected = query.reference(items);
       assertSameGroups(sql, "vectorized", answered, expected, query, 0);
+      List<List<Object>> fromCache = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+          .rows();
+      assertSameGroups(sql, "vectorized over cached columns", fromCache, expected, query, 0);
       List<List<Object>> lance = collect(lanceSql.execute(sql, lanceSql.prepare(sql).pins(), List.of(), allocator))
           .rows();
       assertSameGroups(sql, "Lance SQL", lance, expected, query, 1e-6);
@@ -147,7 +158,7 @@ class VectorizedExecutorTest extends LakeTestSupport {
     }
     assertThat(expected.get("over").get(0)).as("the sum needs more than a long")
         .isGreaterThan(BigDecimal.valueOf(Long.MAX_VALUE));
-    for (QueryService engine : List.of(service, lanceSql)) {
+    for (QueryService engine : List.of(service, cached, cached, lanceSql)) {
       List<List<Object>> rows = collect(engine.execute(sql, engine.prepare(sql).pins(), List.of(), allocator)).rows();
       assertThat(rows).hasSize(2);
       for (List<Object> answered : rows) {
@@ -162,6 +173,48 @@ class VectorizedExecutorTest extends LakeTestSupport {
         assertThat(decimal(answered.get(5))).isEqualByComparingTo(sums.get(3));
       }
     }
+  }
+
+  @Test
+  void columnCacheServesRepeatedScansAndReadsNewVersionsAfresh() {
+    Schema schema = new Schema(List.of(Field.nullable("name", ArrowType.Utf8.INSTANCE),
+        Field.notNullable("n", new ArrowType.Int(64, true))));
+    List<List<Object>> rows = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      // distinct names longer than a long holds: the cached column keeps raw bytes, not a dictionary
+      rows.add(row(i % 7 == 0 ? null : "customer-" + (i % 1_000), (long) i));
+    }
+    TableRegistration first = createTable("names", schema, rows);
+    String sql = "SELECT name, COUNT(*) AS c, SUM(n) AS total FROM names GROUP BY name";
+    assertThat(explain(sql)).startsWith("vectorized");
+    List<List<Object>> uncached = query(sql).rows();
+    ColumnCache.Stats before = cache.stats();
+    List<List<Object>> loaded = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    ColumnCache.Stats afterLoad = cache.stats();
+    List<List<Object>> again = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    ColumnCache.Stats afterHit = cache.stats();
+    assertThat(loaded).containsExactlyInAnyOrderElementsOf(uncached);
+    assertThat(again).containsExactlyInAnyOrderElementsOf(uncached);
+    assertThat(afterLoad.misses()).as("the first run reads both columns from Lance").isEqualTo(before.misses() + 2);
+    assertThat(afterLoad.bytes()).isGreaterThan(before.bytes());
+    assertThat(afterHit.hits()).as("the second run reads both columns from the cache").isEqualTo(afterLoad.hits() + 2);
+    assertThat(afterHit.misses()).isEqualTo(afterLoad.misses());
+
+    // a new version (another fragment, and the same fragment ids in a new version key) is never served stale
+    appendRows(first, schema, List.of(row("customer-1", 1_000_000L), row("newcomer", 5L)));
+    List<List<Object>> afterAppend = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    assertThat(afterAppend).containsExactlyInAnyOrderElementsOf(query(sql).rows());
+    assertThat(afterAppend).contains(List.of("newcomer", 1L, 5L));
+    long customer1 = afterAppend.stream().filter(r -> "customer-1".equals(r.get(0))).mapToLong(r -> (Long) r.get(2))
+        .sum();
+    long expected = 1_000_000L;
+    for (int i = 1; i < 3_000; i += 1_000) {
+      expected += i % 7 == 0 ? 0 : i;
+    }
+    assertThat(customer1).isEqualTo(expected);
   }
 
   @Test

@@ -51,6 +51,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.memory-limit", "1GB");
     DEFAULTS.put("query.plan-cache-size", "1000");
     DEFAULTS.put("query.executor", "auto");
+    DEFAULTS.put("query.column-cache", "25%");
     DEFAULTS.put("catalog.ttl", "30s");
     DEFAULTS.put("catalog.staleness-bound", "5m");
     DEFAULTS.put("catalog.negative-ttl", "2s");
@@ -155,6 +156,7 @@ public final class ConfigLoader {
         catalogSettings(values),
         integer("query.plan-cache-size", values.get("query.plan-cache-size")),
         SubtreeExecutor.parse(values.get("query.executor")),
+        heapShareOrBytes("query.column-cache", values.get("query.column-cache")),
         SecuritySettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),
@@ -210,6 +212,24 @@ public final class ConfigLoader {
       return Math.multiplyExact(Long.parseLong(t), unit);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(key + " = '" + text + "' is not a size (e.g. 64MB, 1GB)");
+    }
+  }
+
+  /** A size ({@link #bytes}) or a share of the JVM's maximum heap such as {@code 25%}. */
+  static long heapShareOrBytes(String key, String text) {
+    String t = text == null ? "" : text.trim();
+    if (!t.endsWith("%")) {
+      return bytes(key, text);
+    }
+    try {
+      double percent = Double.parseDouble(t.substring(0, t.length() - 1).trim());
+      if (percent < 0 || percent > 90) {
+        throw new IllegalArgumentException(key + " = '" + text + "' must be between 0% and 90% of the heap");
+      }
+      return (long) (Runtime.getRuntime().maxMemory() * percent / 100);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " = '" + text + "' is not a size (e.g. 512MB) or a share of the heap"
+          + " (e.g. 25%)");
     }
   }
 

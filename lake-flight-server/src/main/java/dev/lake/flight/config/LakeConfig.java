@@ -42,6 +42,8 @@ import java.util.Optional;
  * @param planCacheSize how many validated plans the planning cache keeps (0: none)
  * @param queryExecutor which engine runs pushed-down single-table subtrees ({@code query.executor}: auto,
  *     vectorized or lance-sql)
+ * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
+ *     query.column-cache}; 0: off)
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  * @param security TLS, mutual TLS and whether plaintext may be served off loopback
  * @param limits query timeout, concurrency and admission queue
@@ -71,6 +73,7 @@ public record LakeConfig(
     CatalogSettings catalog,
     int planCacheSize,
     SubtreeExecutor queryExecutor,
+    long columnCacheBytes,
     SecuritySettings security,
     LimitSettings limits,
     ResultSettings results,
@@ -87,6 +90,9 @@ public record LakeConfig(
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(results, "results");
     Objects.requireNonNull(catalog, "catalog");
+    if (columnCacheBytes < 0) {
+      throw new IllegalArgumentException("query.column-cache must be >= 0 (0 turns it off), was " + columnCacheBytes);
+    }
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("query.plan-cache-size must be >= 0 (0 turns it off)");
     }

@@ -16,6 +16,14 @@ abstract class Accumulator {
   /** Adds row i of {@code input} (null for COUNT(*)) to group {@code groupIds[i]}, for i below {@code n}. */
   abstract void add(int[] groupIds, Col input, int n);
 
+  /**
+   * Adds the rows of {@code input} run by run ({@link GroupRuns}); by default row by row. Accumulators whose update
+   * is a dependent load-add-store per row override it.
+   */
+  void add(GroupRuns runs, int[] groupIds, Col input, int n) {
+    add(groupIds, input, n);
+  }
+
   /** Adds the states of {@code other}'s groups into this one's groups {@code mapping[g]}. */
   abstract void merge(Accumulator other, int[] mapping, int groups);
 
@@ -58,6 +66,17 @@ abstract class Accumulator {
             counts[groupIds[i]]++;
           }
         }
+      }
+    }
+
+    @Override
+    void add(GroupRuns runs, int[] groupIds, Col input, int n) {
+      if (!star && input.nulls != null) {
+        add(groupIds, input, n);
+        return;
+      }
+      for (int r = 0; r < runs.count; r++) {
+        counts[runs.groups[r]] += runs.starts[r + 1] - runs.starts[r];
       }
     }
 
@@ -138,6 +157,34 @@ abstract class Accumulator {
             overflow(g, BigDecimal.valueOf(values[i], scale));
           }
         }
+      }
+    }
+
+    @Override
+    void add(GroupRuns runs, int[] groupIds, Col input, int n) {
+      if (input.nulls != null || input.wide != null) {
+        add(groupIds, input, n);
+        return;
+      }
+      long[] values = input.longs;
+      for (int r = 0; r < runs.count; r++) {
+        int g = runs.groups[r];
+        int start = runs.starts[r];
+        int end = runs.starts[r + 1];
+        long sum = sums[g];
+        for (int p = start; p < end; p++) {
+          long value = values[runs.row(p)];
+          long result = sum + value;
+          if (((sum ^ result) & (value ^ result)) < 0) {
+            sums[g] = sum;
+            overflow(g, BigDecimal.valueOf(value, scale));
+            sum = sums[g];
+          } else {
+            sum = result;
+          }
+        }
+        sums[g] = sum;
+        counts[g] += end - start;
       }
     }
 

@@ -9,6 +9,15 @@ interface Batch {
   /** The rows at {@code positions[0..count)} of this batch (a selection vector). */
   Batch select(int[] positions, int count);
 
+  /** The positions 0..n-1: a selection of every row. */
+  static int[] positions(int n) {
+    int[] positions = new int[n];
+    for (int i = 0; i < n; i++) {
+      positions[i] = i;
+    }
+    return positions;
+  }
+
   /** A batch of computed columns. */
   static Batch of(Col[] columns, int size) {
     return new Computed(columns, size);

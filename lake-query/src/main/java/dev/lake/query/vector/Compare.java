@@ -10,59 +10,82 @@ import java.util.Arrays;
 record Compare(char op, Expr left, Expr right) implements Expr.Bool {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
-    if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
+    int n = batch.size();
+    int[] positions = Batch.positions(n);
+    int kept = refine(batch, positions, n);
+    if (kept < 0) {
       return Expr.Bool.super.trueRows(batch, count);
     }
+    count[0] = kept;
+    return positions;
+  }
+
+  /**
+   * Keeps, of the batch's rows at {@code positions[0..count)}, those where this comparison is true, in place, in one
+   * loop; their number. -1 (positions untouched) unless it compares a LONG expression with a LONG constant that the
+   * expression's scale holds exactly.
+   */
+  int refine(Batch batch, int[] positions, int count) {
+    if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
+      return -1;
+    }
     Col constant = ((Expr.Literal) right).value();
+    if (constant.isNull(0) || constant.isWide(0)) {
+      return -1;
+    }
     Col a = left.eval(batch);
-    if (constant.isNull(0) || constant.isWide(0) || a.wide != null || constant.scale > a.scale) {
-      return Expr.Bool.super.trueRows(batch, count);
+    if (a.wide != null || constant.scale > a.scale) {
+      return -1;
     }
     long c;
     try {
       c = DecimalMath.scaleUp(constant.longs[0], constant.scale, a.scale);
     } catch (ArithmeticException overflow) {
-      return Expr.Bool.super.trueRows(batch, count);
+      return -1;
     }
-    int n = batch.size();
     long[] x = a.longs;
-    int[] positions = new int[n];
     int kept = 0;
     switch (op) {
       case '=':
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] == c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] == c ? 1 : 0;
         }
         break;
       case '!':
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] != c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] != c ? 1 : 0;
         }
         break;
       case '<':
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] < c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] < c ? 1 : 0;
         }
         break;
       case 'l':
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] <= c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] <= c ? 1 : 0;
         }
         break;
       case '>':
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] > c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] > c ? 1 : 0;
         }
         break;
       default:
-        for (int i = 0; i < n; i++) {
-          positions[kept] = i;
-          kept += x[i] >= c ? 1 : 0;
+        for (int j = 0; j < count; j++) {
+          int p = positions[j];
+          positions[kept] = p;
+          kept += x[p] >= c ? 1 : 0;
         }
         break;
     }
@@ -75,8 +98,7 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool {
       }
       kept = nonNull;
     }
-    count[0] = kept;
-    return positions;
+    return kept;
   }
 
   @Override

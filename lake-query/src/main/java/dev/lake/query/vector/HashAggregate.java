@@ -12,6 +12,8 @@ final class HashAggregate implements AutoCloseable {
   private static final long NULL_FLAG = 1;
   private static final long OBJECT_FLAG = 2;
   private static final int BYTES_PER_WORD = 8;
+  /** Key dictionaries whose combinations number at most this map straight to group ids. */
+  private static final int MAX_DICTIONARY_COMBINATIONS = 1 << 16;
 
   private final int[] keys;
   private final Col[] keyShapes;
@@ -20,6 +22,11 @@ final class HashAggregate implements AutoCloseable {
   private final ValueDictionary[] dictionaries;
   private final KeyTable table;
   private final MemoryBudget budget;
+  /** The key dictionaries {@link #lastMapping} maps the combinations of. */
+  private Object[] lastDictionaries;
+  private int[] lastMapping;
+  /** {@link GroupRuns}' slot per group id. */
+  private int[] runScratch = new int[0];
 
   /**
    * @param keys the input columns grouped by; {@code keyShapes} their kinds and scales
@@ -57,9 +64,22 @@ final class HashAggregate implements AutoCloseable {
     }
     int[] groupIds = groupIds(batch, n);
     ensure();
+    GroupRuns runs = null;
+    if (table.groups() <= GroupRuns.MAX_TABLE_GROUPS) {
+      if (runScratch.length < table.groups()) {
+        runScratch = new int[GroupRuns.MAX_TABLE_GROUPS];
+        java.util.Arrays.fill(runScratch, -1);
+      }
+      runs = GroupRuns.of(groupIds, n, runScratch);
+    }
     for (int a = 0; a < accumulators.length; a++) {
       int argument = specs.get(a).argument();
-      accumulators[a].add(groupIds, argument < 0 ? null : batch.column(argument), n);
+      Col input = argument < 0 ? null : batch.column(argument);
+      if (runs == null) {
+        accumulators[a].add(groupIds, input, n);
+      } else {
+        accumulators[a].add(runs, groupIds, input, n);
+      }
     }
   }
 
@@ -91,42 +111,112 @@ final class HashAggregate implements AutoCloseable {
   }
 
   private int[] groupIds(Batch batch, int n) {
+    int[] groupIds = new int[n];
+    if (keys.length == 0 || dictionaryGroupIds(batch, n, groupIds)) {
+      return groupIds;
+    }
     int width = keys.length + 1;
     long[] codes = new long[n * width];
     for (int k = 0; k < keys.length; k++) {
-      encode(k, batch.column(keys[k]), codes, width, n);
+      Col col = batch.column(keys[k]);
+      for (int i = 0; i < n; i++) {
+        encode(k, col, i, codes, i * width);
+      }
     }
-    int[] groupIds = new int[n];
     for (int i = 0; i < n; i++) {
       groupIds[i] = table.findOrAdd(codes, i * width);
     }
     return groupIds;
   }
 
-  private void encode(int k, Col col, long[] codes, int width, int n) {
+  /**
+   * Group ids without hashing when every key is a string column of a small dictionary (a cached column's codes):
+   * the codes combine into an index into a table of group ids, filled on first sight of each combination and kept
+   * while batches come from the same dictionaries (one fragment). False when a key is not such a column.
+   */
+  private boolean dictionaryGroupIds(Batch batch, int n, int[] groupIds) {
+    Col[] cols = new Col[keys.length];
+    int[][] codes = new int[keys.length][];
+    int[] cards = new int[keys.length];
+    long combinations = 1;
+    for (int k = 0; k < keys.length; k++) {
+      cols[k] = batch.column(keys[k]);
+      if (!(cols[k].strings instanceof StringSource.Dictionary)) {
+        return false;
+      }
+      StringSource.Dictionary dictionary = (StringSource.Dictionary) cols[k].strings;
+      codes[k] = dictionary.codes;
+      cards[k] = dictionary.values.length + 1;
+      combinations *= cards[k];
+      if (combinations > MAX_DICTIONARY_COMBINATIONS) {
+        return false;
+      }
+    }
+    int[] mapping = combinationGroups(cols, (int) combinations);
+    int[] index = new int[n];
+    for (int k = 0; k < keys.length; k++) {
+      int card = cards[k];
+      int[] code = codes[k];
+      boolean[] nulls = cols[k].nulls;
+      for (int i = 0; i < n; i++) {
+        index[i] = index[i] * card + (nulls != null && nulls[i] ? card - 1 : code[i]);
+      }
+    }
+    long[] tuple = new long[keys.length + 1];
+    for (int i = 0; i < n; i++) {
+      int g = mapping[index[i]];
+      if (g < 0) {
+        java.util.Arrays.fill(tuple, 0);
+        for (int k = 0; k < keys.length; k++) {
+          encode(k, cols[k], i, tuple, 0);
+        }
+        g = table.findOrAdd(tuple, 0);
+        mapping[index[i]] = g;
+      }
+      groupIds[i] = g;
+    }
+    return true;
+  }
+
+  /** The combination-to-group table of these key dictionaries: the last one when they are the same. */
+  private int[] combinationGroups(Col[] cols, int combinations) {
+    boolean same = lastDictionaries != null && lastDictionaries.length == cols.length;
+    for (int k = 0; same && k < cols.length; k++) {
+      same = lastDictionaries[k] == ((StringSource.Dictionary) cols[k].strings).values;
+    }
+    if (!same) {
+      lastDictionaries = new Object[cols.length];
+      for (int k = 0; k < cols.length; k++) {
+        lastDictionaries[k] = ((StringSource.Dictionary) cols[k].strings).values;
+      }
+      lastMapping = new int[combinations];
+      java.util.Arrays.fill(lastMapping, -1);
+    }
+    return lastMapping;
+  }
+
+  /** Encodes key k of row i of {@code col} into the tuple at {@code codes[at..at+keys+1)}. */
+  private void encode(int k, Col col, int i, long[] codes, int at) {
     int flags = keys.length;
     int shift = 2 * k;
-    for (int i = 0; i < n; i++) {
-      int at = i * width;
-      if (col.isNull(i)) {
-        codes[at + flags] |= NULL_FLAG << shift;
-      } else if (col.kind == Kind.STRING) {
-        long inline = col.strings.inline(i);
-        if (inline >= 0) {
-          codes[at + k] = inline;
-        } else {
-          codes[at + k] = dictionaries[k].stringId(col.strings, i);
-          codes[at + flags] |= OBJECT_FLAG << shift;
-        }
-      } else if (col.kind == Kind.DOUBLE) {
-        double d = col.doubles[i];
-        codes[at + k] = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
-      } else if (col.isWide(i)) {
-        codes[at + k] = dictionaries[k].objectId(col.wide[i].stripTrailingZeros());
-        codes[at + flags] |= OBJECT_FLAG << shift;
+    if (col.isNull(i)) {
+      codes[at + flags] |= NULL_FLAG << shift;
+    } else if (col.kind == Kind.STRING) {
+      long inline = col.strings.inline(i);
+      if (inline >= 0) {
+        codes[at + k] = inline;
       } else {
-        codes[at + k] = col.longs[i];
+        codes[at + k] = dictionaries[k].stringId(col.strings, i);
+        codes[at + flags] |= OBJECT_FLAG << shift;
       }
+    } else if (col.kind == Kind.DOUBLE) {
+      double d = col.doubles[i];
+      codes[at + k] = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+    } else if (col.isWide(i)) {
+      codes[at + k] = dictionaries[k].objectId(col.wide[i].stripTrailingZeros());
+      codes[at + flags] |= OBJECT_FLAG << shift;
+    } else {
+      codes[at + k] = col.longs[i];
     }
   }
 

@@ -6,7 +6,11 @@ import java.util.List;
 public sealed interface Op permits Op.Filter, Op.Program {
   Batch apply(Batch batch);
 
-  /** Keeps the rows whose condition is true: evaluated conjunct by conjunct, each on the rows still selected. */
+  /**
+   * Keeps the rows whose condition is true: evaluated conjunct by conjunct, each on the rows still selected. Leading
+   * comparisons of a column with a constant refine one selection vector over the input and select once (Q6's five);
+   * the others select after each.
+   */
   record Filter(List<Expr> conjuncts) implements Op {
     public Filter {
       conjuncts = List.copyOf(conjuncts);
@@ -14,15 +18,30 @@ public sealed interface Op permits Op.Filter, Op.Program {
 
     @Override
     public Batch apply(Batch batch) {
-      Batch current = batch;
+      int n = batch.size();
+      int[] positions = null;
+      int selected = n;
+      int next = 0;
+      while (next < conjuncts.size() && selected > 0 && conjuncts.get(next) instanceof Compare
+          && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input) {
+        int[] refined = positions == null ? Batch.positions(n) : positions;
+        int refinedCount = ((Compare) conjuncts.get(next)).refine(batch, refined, selected);
+        if (refinedCount < 0) {
+          break;
+        }
+        positions = refined;
+        selected = refinedCount;
+        next++;
+      }
+      Batch current = positions == null || selected == n ? batch : batch.select(positions, selected);
       int[] count = new int[1];
-      for (Expr conjunct : conjuncts) {
+      for (Expr conjunct : conjuncts.subList(next, conjuncts.size())) {
         if (current.size() == 0) {
           return current;
         }
-        int[] positions = conjunct.trueRows(current, count);
+        int[] kept = conjunct.trueRows(current, count);
         if (count[0] < current.size()) {
-          current = current.select(positions, count[0]);
+          current = current.select(kept, count[0]);
         }
       }
       return current;

@@ -61,6 +61,63 @@ abstract class StringSource {
     return new InArrow(column, rows);
   }
 
+  /** Rows {@code rows} of strings held as one byte array and its offsets (a cached column); shares the arrays. */
+  static StringSource of(byte[] data, int[] offsets, int[] rows) {
+    return new InArrow(data, offsets, rows);
+  }
+
+  /**
+   * Rows held as codes into a dictionary of distinct values (a cached low-cardinality column); {@code inline} and
+   * {@code hashes} are each value's {@link #pack} code and {@link #hash}, computed once.
+   */
+  static StringSource dictionary(byte[][] values, long[] inline, int[] hashes, int[] codes) {
+    return new Dictionary(values, inline, hashes, codes);
+  }
+
+  /** Dictionary codes, for group keys of few distinct values. */
+  static final class Dictionary extends StringSource {
+    final byte[][] values;
+    private final long[] inline;
+    private final int[] hashes;
+    final int[] codes;
+
+    private Dictionary(byte[][] values, long[] inline, int[] hashes, int[] codes) {
+      this.values = values;
+      this.inline = inline;
+      this.hashes = hashes;
+      this.codes = codes;
+    }
+
+    @Override
+    byte[] bytes(int i) {
+      return values[codes[i]];
+    }
+
+    @Override
+    int hash(int i) {
+      return hashes[codes[i]];
+    }
+
+    @Override
+    boolean equalTo(int i, byte[] other) {
+      return Arrays.equals(values[codes[i]], other);
+    }
+
+    @Override
+    long inline(int i) {
+      return inline[codes[i]];
+    }
+
+    @Override
+    StringSource select(int[] positions, int count) {
+      int[] selected = new int[count];
+      for (int i = 0; i < count; i++) {
+        selected[i] = codes[positions[i]];
+      }
+      return new Dictionary(values, inline, hashes, selected);
+    }
+  }
+
   private static final class Held extends StringSource {
     private final byte[][] values;
 

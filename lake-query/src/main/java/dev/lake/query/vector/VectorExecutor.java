@@ -3,28 +3,36 @@ package dev.lake.query.vector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link VectorPlan}: each fragment is scanned (one Lance scan of every needed column; the filter pushed into
- * Lance only when sampling says it is selective) and aggregated into a partial {@link HashAggregate} on the runtime's
- * pool, at most one fragment per worker at a time for this query; partials are merged on the calling thread, then
- * the post-aggregate operators, the sort and the limit run on the grouped rows.
+ * Runs a {@link VectorPlan}. When the table's needed columns fit the runtime's {@link ColumnCache}, each fragment's
+ * columns come from the cache (read from Lance once per table version) and splits of them are filtered and
+ * aggregated in one pass. Otherwise each fragment is scanned (one Lance scan of every needed column; the filter
+ * pushed into Lance only when sampling says it is selective). Either way splits aggregate into partial
+ * {@link HashAggregate}s on the runtime's pool, at most one per worker at a time for this query; partials are merged
+ * on the calling thread, then the post-aggregate operators, the sort and the limit run on the grouped rows.
  */
 public final class VectorExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(VectorExecutor.class);
   private static final long SAMPLE_ROWS = 65_536;
   /** Rows an operator pipeline handles at a time: its working columns stay in the CPU caches. */
   private static final int CHUNK_ROWS = 4_096;
+  /** What one cached value takes on the heap, for deciding whether a table's columns fit the cache. */
+  private static final long ESTIMATED_BYTES_PER_VALUE = 8;
 
   private final VectorRuntime runtime;
   private final int batchSize;
@@ -37,6 +45,9 @@ public final class VectorExecutor {
   /** The result rows, in the row runtime's representation ({@link ResultRows}). */
   public List<Object[]> run(VectorPlan plan, FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
+    if (cacheable(plan, scans, fragments)) {
+      return runCached(plan, scans, fragments);
+    }
     Optional<String> pushed = plan.lanceFilter();
     List<Op> before = new ArrayList<>(plan.before());
     if (pushed.isPresent() && plan.scanFilter().isPresent() && !fragments.isEmpty()) {
@@ -49,34 +60,166 @@ public final class VectorExecutor {
       LOG.debug("vectorized scan table={} selectivity={} scan={}", plan.table(), kept,
           pushed.isPresent() ? "lance-filter" : "one-pass");
     }
-    try (HashAggregate total = newAggregate(plan, scans)) {
-      CompletionService<HashAggregate> done = new ExecutorCompletionService<>(runtime.pool());
-      Deque<Split> waiting = new ArrayDeque<>(splits(scans, fragments, pushed.isEmpty()));
-      List<Future<HashAggregate>> running = new ArrayList<>();
-      Optional<String> filter = pushed;
-      int inFlight = 0;
-      try {
-        while (!waiting.isEmpty() || inFlight > 0) {
-          while (!waiting.isEmpty() && inFlight < runtime.threads()) {
-            Split split = waiting.poll();
-            running.add(done.submit(() -> scanFragment(plan, scans, filter, split, before)));
-            inFlight++;
-          }
-          try (HashAggregate partial = done.take().get()) {
-            inFlight--;
-            total.merge(partial);
-          }
-        }
-      } catch (ExecutionException e) {
-        throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
-      } finally {
-        running.forEach(future -> future.cancel(true));
+    Optional<String> filter = pushed;
+    List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    for (Split split : splits(scans, fragments, pushed.isEmpty())) {
+      tasks.add(() -> scanFragment(plan, scans, filter, split, before));
+    }
+    return aggregate(plan, scans, tasks);
+  }
+
+  /**
+   * Whether the plan reads its columns through the {@link ColumnCache}: the cache is on, the scan condition (if any)
+   * runs here, and the columns of the whole table fit in half the cache (a bigger scan would only evict others).
+   */
+  private boolean cacheable(VectorPlan plan, FragmentScans scans, List<Integer> fragments) {
+    ColumnCache cache = runtime.cache();
+    if (!cache.enabled() || (plan.lanceFilter().isPresent() && plan.scanFilter().isEmpty())) {
+      return false;
+    }
+    long rows = 0;
+    for (int fragment : fragments) {
+      rows += scans.fragmentRows(fragment);
+    }
+    return rows * ESTIMATED_BYTES_PER_VALUE * plan.columns().size() <= cache.maxBytes() / 2;
+  }
+
+  /**
+   * One pass over every fragment's cached columns (missing ones loaded from Lance first, a fragment per worker), the
+   * scan condition evaluated here, splits of {@link VectorRuntime#splitRows()} rows aggregated in parallel.
+   */
+  private List<Object[]> runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments) throws Exception {
+    List<Op> before = new ArrayList<>(plan.before());
+    plan.scanFilter().ifPresent(filter -> before.add(0, filter));
+    Map<Integer, CachedColumn[]> columns = new HashMap<>();
+    List<Callable<Map.Entry<Integer, CachedColumn[]>>> loads = new ArrayList<>();
+    for (int fragment : fragments) {
+      loads.add(() -> Map.entry(fragment, cachedColumns(plan, scans, fragment)));
+    }
+    parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+    List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    long splitRows = Math.max(CHUNK_ROWS, runtime.splitRows());
+    for (int fragment : fragments) {
+      CachedColumn[] cached = columns.get(fragment);
+      int rows = cached[0].rows;
+      for (int from = 0; from < rows; from += (int) splitRows) {
+        int start = from;
+        int end = (int) Math.min(rows, from + splitRows);
+        tasks.add(() -> aggregateCached(plan, scans, cached, start, end, before));
       }
+    }
+    return aggregate(plan, scans, tasks);
+  }
+
+  /** The plan's columns of one fragment from the cache; those missing are read from Lance in one scan and cached. */
+  private CachedColumn[] cachedColumns(VectorPlan plan, FragmentScans scans, int fragment) throws Exception {
+    ColumnCache cache = runtime.cache();
+    List<String> names = plan.columns();
+    CachedColumn[] out = new CachedColumn[names.size()];
+    List<String> missing = new ArrayList<>();
+    for (int c = 0; c < out.length; c++) {
+      out[c] = cache.get(scans.versionKey(), fragment, names.get(c)).orElse(null);
+      if (out[c] == null && !missing.contains(names.get(c))) {
+        missing.add(names.get(c));
+      }
+    }
+    if (missing.isEmpty()) {
+      return out;
+    }
+    Map<String, CachedColumn> loaded = new HashMap<>();
+    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty());
+    try {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      Map<String, CachedColumn.Builder> builders = new HashMap<>();
+      for (String name : missing) {
+        Col shape = ColumnReader.shape(root.getVector(name).getField().getType());
+        builders.put(name, new CachedColumn.Builder(shape, scans.fragmentRows(fragment)));
+      }
+      while (reader.loadNextBatch()) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException("vectorized scan cancelled");
+        }
+        for (String name : missing) {
+          builders.get(name).append(root.getVector(name));
+        }
+      }
+      for (String name : missing) {
+        CachedColumn column = builders.get(name).build();
+        loaded.put(name, column);
+        cache.put(scans.versionKey(), fragment, name, column);
+      }
+    } finally {
+      scans.release(reader);
+    }
+    for (int c = 0; c < out.length; c++) {
+      if (out[c] == null) {
+        out[c] = loaded.get(names.get(c));
+      }
+    }
+    return out;
+  }
+
+  private HashAggregate aggregateCached(VectorPlan plan, FragmentScans scans, CachedColumn[] cached, int from,
+      int to, List<Op> before) throws InterruptedException {
+    HashAggregate partial = newAggregate(plan, scans);
+    try {
+      for (int start = from; start < to; start += CHUNK_ROWS) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException("vectorized scan cancelled");
+        }
+        Batch batch = ScanBatch.range(cached, start, Math.min(to, start + CHUNK_ROWS));
+        for (Op op : before) {
+          batch = op.apply(batch);
+        }
+        partial.add(batch);
+      }
+      return partial;
+    } catch (InterruptedException | RuntimeException e) {
+      partial.close();
+      throw e;
+    }
+  }
+
+  /** Runs the partial aggregations, merges them, then the operators after the aggregate and the sort. */
+  private List<Object[]> aggregate(VectorPlan plan, FragmentScans scans, List<Callable<HashAggregate>> tasks)
+      throws Exception {
+    try (HashAggregate total = newAggregate(plan, scans)) {
+      parallel(tasks, partial -> {
+        try (partial) {
+          total.merge(partial);
+        }
+      });
       Batch grouped = total.result();
       for (Op op : plan.after()) {
         grouped = op.apply(grouped);
       }
       return ResultRows.of(grouped, plan);
+    }
+  }
+
+  /**
+   * Runs {@code tasks} on the runtime's pool, at most one per worker at a time for this query, handing each result
+   * to {@code done} on the calling thread; the first failure cancels the rest and is thrown.
+   */
+  private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done) throws Exception {
+    CompletionService<T> completion = new ExecutorCompletionService<>(runtime.pool());
+    Deque<Callable<T>> waiting = new ArrayDeque<>(tasks);
+    List<Future<T>> running = new ArrayList<>();
+    int inFlight = 0;
+    try {
+      while (!waiting.isEmpty() || inFlight > 0) {
+        while (!waiting.isEmpty() && inFlight < runtime.threads()) {
+          running.add(completion.submit(waiting.poll()));
+          inFlight++;
+        }
+        T result = completion.take().get();
+        inFlight--;
+        done.accept(result);
+      }
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+    } finally {
+      running.forEach(future -> future.cancel(true));
     }
   }
 
@@ -118,7 +261,7 @@ public final class VectorExecutor {
         LoadedColumn[] loaded = LoadedColumn.of(root.getFieldVectors());
         for (int from = 0; from < root.getRowCount(); from += CHUNK_ROWS) {
           int to = Math.min(root.getRowCount(), from + CHUNK_ROWS);
-          Batch batch = ArrowBatch.range(loaded, from, to);
+          Batch batch = ScanBatch.range(loaded, from, to);
           for (Op op : before) {
             batch = op.apply(batch);
           }
@@ -152,7 +295,7 @@ public final class VectorExecutor {
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         rows += root.getRowCount();
-        kept += filter.apply(ArrowBatch.all(root.getFieldVectors(), root.getRowCount())).size();
+        kept += filter.apply(ScanBatch.all(root.getFieldVectors(), root.getRowCount())).size();
       }
       return rows == 0 ? 0 : (double) kept / rows;
     } catch (java.io.IOException e) {

@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 
 /**
- * What vectorized executions share on one node: a bounded, named pool of scan-and-aggregate workers (one per core)
- * and the sampled selectivity of pushed filters, cached per (table version, filter). Close it at shutdown.
+ * What vectorized executions share on one node: a bounded, named pool of scan-and-aggregate workers (one per
+ * core), the sampled selectivity of pushed filters, cached per (table version, filter), and the {@link ColumnCache}.
+ * Close it at shutdown.
  *
  * @see VectorExecutor
  */
@@ -31,12 +32,26 @@ public final class VectorRuntime implements AutoCloseable {
   private final Cache<String, Double> selectivity = Caffeine.newBuilder().maximumSize(10_000).build();
 
   private final long splitRows;
+  private final ColumnCache cache;
 
   /**
+   * A runtime without a column cache.
+   *
    * @param threads workers in the pool
    * @param splitRows rows of one split when a table of few fragments is scanned without a Lance filter
    */
   public VectorRuntime(int threads, long splitRows) {
+    this(threads, splitRows, new ColumnCache(0));
+  }
+
+  /**
+   * @param threads workers in the pool
+   * @param splitRows rows of one split when a table of few fragments is scanned without a Lance filter (and of one
+   *     split of cached columns)
+   * @param cache decoded columns shared by the executions on this runtime
+   */
+  public VectorRuntime(int threads, long splitRows, ColumnCache cache) {
+    this.cache = java.util.Objects.requireNonNull(cache, "cache");
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be positive, was " + threads);
     }
@@ -55,9 +70,19 @@ public final class VectorRuntime implements AutoCloseable {
     pool.allowCoreThreadTimeOut(true);
   }
 
-  /** A pool sized to the machine's cores. */
+  /** A pool sized to the machine's cores, with a column cache of a quarter of the heap. */
   public static VectorRuntime forCores() {
-    return new VectorRuntime(Runtime.getRuntime().availableProcessors(), DEFAULT_SPLIT_ROWS);
+    return forCores(ColumnCache.quarterOfHeap());
+  }
+
+  /** A pool sized to the machine's cores, with the given column cache. */
+  public static VectorRuntime forCores(ColumnCache cache) {
+    return new VectorRuntime(Runtime.getRuntime().availableProcessors(), DEFAULT_SPLIT_ROWS, cache);
+  }
+
+  /** The decoded columns executions on this runtime share. */
+  public ColumnCache cache() {
+    return cache;
   }
 
   long splitRows() {

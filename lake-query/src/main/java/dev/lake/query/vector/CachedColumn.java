@@ -1,0 +1,306 @@
+package dev.lake.query.vector;
+
+import java.math.BigDecimal;
+import java.util.Arrays;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * One column of one fragment of a pinned table version, decoded once into Java arrays in the executor's
+ * representation ({@link Col}): unscaled longs (DATE as days, DECIMAL unscaled, values beyond a long kept per row as
+ * BigDecimal), doubles, 0/1 longs for booleans, and strings as one byte array with offsets or — when they have few
+ * distinct values — as codes into a dictionary. Immutable once built; shared by every query that reads the same
+ * version ({@link ColumnCache}).
+ */
+final class CachedColumn {
+  /** Strings with at most this many distinct values in a fragment are held as dictionary codes. */
+  static final int MAX_DICTIONARY = 1 << 16;
+
+  final Kind kind;
+  final int scale;
+  final int rows;
+  private final long[] longs;
+  private final double[] doubles;
+  private final boolean[] nulls;
+  private final BigDecimal[] wide;
+  private final byte[] data;
+  private final int[] offsets;
+  private final byte[][] dictionary;
+  private final long[] inline;
+  private final int[] hashes;
+  private final int[] codes;
+  private final long bytes;
+
+  private CachedColumn(Builder b, byte[][] dictionary, int[] codes) {
+    this.kind = b.kind;
+    this.scale = b.scale;
+    this.rows = b.rows;
+    this.longs = b.longs == null ? null : Arrays.copyOf(b.longs, b.rows);
+    this.doubles = b.doubles == null ? null : Arrays.copyOf(b.doubles, b.rows);
+    this.nulls = b.anyNull ? Arrays.copyOf(b.nulls, b.rows) : null;
+    this.wide = b.wide == null ? null : Arrays.copyOf(b.wide, b.rows);
+    this.dictionary = dictionary;
+    this.codes = codes;
+    if (dictionary != null) {
+      this.data = null;
+      this.offsets = null;
+      this.inline = new long[dictionary.length];
+      this.hashes = new int[dictionary.length];
+      long held = 0;
+      for (int d = 0; d < dictionary.length; d++) {
+        inline[d] = StringSource.pack(dictionary[d]);
+        hashes[d] = StringSource.hash(dictionary[d]);
+        held += dictionary[d].length + 32L;
+      }
+      this.bytes = held + 4L * rows;
+    } else {
+      this.data = b.data == null ? null : Arrays.copyOf(b.data, b.dataLength);
+      this.offsets = b.offsets == null ? null : Arrays.copyOf(b.offsets, b.rows + 1);
+      this.inline = null;
+      this.hashes = null;
+      this.bytes = (longs == null ? 0 : 8L * rows) + (doubles == null ? 0 : 8L * rows)
+          + (data == null ? 0 : data.length + 4L * rows) + (wide == null ? 0 : 8L * rows + 64L * b.wideCount);
+    }
+  }
+
+  /** Heap bytes held (approximately), the cache's weight. */
+  long bytes() {
+    return bytes + (nulls == null ? 0 : rows) + 64;
+  }
+
+  /** Rows {@code rows[0..size)} (ascending) as a working column. */
+  Col read(int[] rows, int size) {
+    Col col = new Col(kind, size, scale);
+    int first = size == 0 ? 0 : rows[0];
+    boolean contiguous = size == 0 || rows[size - 1] - first == size - 1;
+    if (longs != null) {
+      col.longs = contiguous ? Arrays.copyOfRange(longs, first, first + size) : gather(longs, rows, size);
+    }
+    if (doubles != null) {
+      if (contiguous) {
+        col.doubles = Arrays.copyOfRange(doubles, first, first + size);
+      } else {
+        col.doubles = new double[size];
+        for (int i = 0; i < size; i++) {
+          col.doubles[i] = doubles[rows[i]];
+        }
+      }
+    }
+    if (kind == Kind.STRING) {
+      if (dictionary != null) {
+        int[] selected = new int[size];
+        for (int i = 0; i < size; i++) {
+          selected[i] = codes[rows[i]];
+        }
+        col.strings = StringSource.dictionary(dictionary, inline, hashes, selected);
+      } else {
+        col.strings = StringSource.of(data, offsets, rows);
+      }
+    }
+    if (nulls != null) {
+      boolean any = false;
+      boolean[] out = new boolean[size];
+      for (int i = 0; i < size; i++) {
+        out[i] = nulls[rows[i]];
+        any |= out[i];
+      }
+      col.nulls = any ? out : null;
+    }
+    if (wide != null) {
+      BigDecimal[] out = new BigDecimal[size];
+      boolean any = false;
+      for (int i = 0; i < size; i++) {
+        out[i] = wide[rows[i]];
+        any |= out[i] != null;
+      }
+      col.wide = any ? out : null;
+    }
+    return col;
+  }
+
+  private static long[] gather(long[] values, int[] rows, int size) {
+    long[] out = new long[size];
+    for (int i = 0; i < size; i++) {
+      out[i] = values[rows[i]];
+    }
+    return out;
+  }
+
+  /** Appends Lance's batches of one column, then {@link #build}s it. */
+  static final class Builder {
+    private final Kind kind;
+    private final int scale;
+    private int rows;
+    private long[] longs;
+    private double[] doubles;
+    private boolean[] nulls;
+    private boolean anyNull;
+    private BigDecimal[] wide;
+    private int wideCount;
+    private byte[] data;
+    private int dataLength;
+    private int[] offsets;
+
+    /** @param expectedRows the fragment's rows, to size the arrays once */
+    Builder(Col shape, long expectedRows) {
+      this.kind = shape.kind;
+      this.scale = shape.scale;
+      int capacity = (int) Math.max(16, Math.min(expectedRows, Integer.MAX_VALUE - 16));
+      this.nulls = new boolean[capacity];
+      switch (kind) {
+        case DOUBLE:
+          doubles = new double[capacity];
+          break;
+        case STRING:
+          offsets = new int[capacity + 1];
+          data = new byte[Math.max(64, capacity * 8)];
+          break;
+        default:
+          longs = new long[capacity];
+      }
+    }
+
+    /** Appends every row of {@code vector} (one loaded Lance batch). */
+    void append(FieldVector vector) {
+      int n = vector.getValueCount();
+      ensure(rows + n);
+      LoadedColumn loaded = LoadedColumn.of(java.util.List.of(vector))[0];
+      if (kind == Kind.STRING) {
+        appendStrings(loaded, n);
+      } else {
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+          all[i] = i;
+        }
+        Col col = ColumnReader.read(loaded, all, n);
+        if (longs != null) {
+          System.arraycopy(col.longs, 0, longs, rows, n);
+        } else {
+          System.arraycopy(col.doubles, 0, doubles, rows, n);
+        }
+        if (col.wide != null) {
+          if (wide == null) {
+            wide = new BigDecimal[longs.length];
+          }
+          for (int i = 0; i < n; i++) {
+            if (col.wide[i] != null) {
+              wide[rows + i] = col.wide[i];
+              wideCount++;
+            }
+          }
+        }
+      }
+      if (loaded.hasNulls) {
+        for (int i = 0; i < n; i++) {
+          if (vector.isNull(i)) {
+            nulls[rows + i] = true;
+            anyNull = true;
+          }
+        }
+      }
+      rows += n;
+    }
+
+    private void appendStrings(LoadedColumn loaded, int n) {
+      int[] batchOffsets = new int[n + 1];
+      loaded.offsets().asIntBuffer().get(0, batchOffsets);
+      int base = batchOffsets[0];
+      int length = batchOffsets[n] - base;
+      if (dataLength + (long) length > Integer.MAX_VALUE - 16) {
+        throw new IllegalStateException("a string column of one fragment holds more than 2 GB");
+      }
+      if (dataLength + length > data.length) {
+        data = Arrays.copyOf(data, (int) Math.min(Integer.MAX_VALUE - 16,
+            Math.max(2L * data.length, (long) dataLength + length)));
+      }
+      if (length > 0) {
+        loaded.data(1).get(base, data, dataLength, length);
+      }
+      for (int i = 1; i <= n; i++) {
+        offsets[rows + i] = dataLength + batchOffsets[i] - base;
+      }
+      dataLength += length;
+    }
+
+    private void ensure(int needed) {
+      int capacity = nulls.length;
+      if (needed <= capacity) {
+        return;
+      }
+      int grown = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(2L * capacity, needed));
+      nulls = Arrays.copyOf(nulls, grown);
+      if (longs != null) {
+        longs = Arrays.copyOf(longs, grown);
+      }
+      if (doubles != null) {
+        doubles = Arrays.copyOf(doubles, grown);
+      }
+      if (wide != null) {
+        wide = Arrays.copyOf(wide, grown);
+      }
+      if (offsets != null) {
+        offsets = Arrays.copyOf(offsets, grown + 1);
+      }
+    }
+
+    CachedColumn build() {
+      if (kind == Kind.STRING) {
+        int[] codes = new int[rows];
+        byte[][] values = dictionary(codes);
+        if (values != null) {
+          return new CachedColumn(this, values, codes);
+        }
+      }
+      return new CachedColumn(this, null, null);
+    }
+
+    /** The distinct values (codes filled in), or null when there are too many for a dictionary to pay. */
+    private byte[][] dictionary(int[] codes) {
+      int limit = Math.min(MAX_DICTIONARY, Math.max(1, rows / 4));
+      int[] slots = new int[Integer.highestOneBit(Math.max(16, limit * 2)) << 1];
+      Arrays.fill(slots, -1);
+      int mask = slots.length - 1;
+      int[] starts = new int[16];
+      int[] ends = new int[16];
+      int distinct = 0;
+      for (int r = 0; r < rows; r++) {
+        int start = offsets[r];
+        int end = offsets[r + 1];
+        int h = 1;
+        for (int p = start; p < end; p++) {
+          h = 31 * h + data[p];
+        }
+        int slot = (h ^ (h >>> 16)) & mask;
+        int code;
+        while (true) {
+          int d = slots[slot];
+          if (d < 0) {
+            if (distinct == limit) {
+              return null;
+            }
+            if (distinct == starts.length) {
+              starts = Arrays.copyOf(starts, distinct * 2);
+              ends = Arrays.copyOf(ends, distinct * 2);
+            }
+            starts[distinct] = start;
+            ends[distinct] = end;
+            slots[slot] = distinct;
+            code = distinct++;
+            break;
+          }
+          if (Arrays.equals(data, starts[d], ends[d], data, start, end)) {
+            code = d;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        codes[r] = code;
+      }
+      byte[][] values = new byte[distinct][];
+      for (int d = 0; d < distinct; d++) {
+        values[d] = Arrays.copyOfRange(data, starts[d], ends[d]);
+      }
+      return values;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.lake.query.vector;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Decoded columns of table fragments, kept on the heap for the vectorized executor ({@code query.column-cache}):
+ * a repeated aggregate over the same table version reads Java arrays instead of decoding Lance pages again. Keyed by
+ * (dataset location and version, fragment id, column): a Lance version's fragments never change, so a cached column
+ * is exactly what reading the pinned version returns, and a new version (another key) is read afresh — invariant
+ * "every read opens exactly the registered version" holds. Bounded by weight (approximate heap bytes), least
+ * frequently and recently used out first (Caffeine's policy); 0 bytes turns it off.
+ */
+public final class ColumnCache {
+  private final long maxBytes;
+  private final Cache<Key, CachedColumn> columns;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
+
+  /** @param maxBytes the most heap the cached columns may hold; 0 turns the cache off */
+  public ColumnCache(long maxBytes) {
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("the column cache size must be >= 0 bytes (0 turns it off), was "
+          + maxBytes);
+    }
+    this.maxBytes = maxBytes;
+    this.columns = Caffeine.newBuilder()
+        .maximumWeight(Math.max(1, maxBytes))
+        .<Key, CachedColumn>weigher((key, column) -> (int) Math.min(Integer.MAX_VALUE, column.bytes()))
+        .build();
+  }
+
+  /** A cache of a quarter of the JVM's maximum heap. */
+  public static ColumnCache quarterOfHeap() {
+    return new ColumnCache(Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  boolean enabled() {
+    return maxBytes > 0;
+  }
+
+  long maxBytes() {
+    return maxBytes;
+  }
+
+  Optional<CachedColumn> get(String versionKey, int fragment, String column) {
+    CachedColumn cached = columns.getIfPresent(new Key(versionKey, fragment, column));
+    (cached == null ? misses : hits).increment();
+    return Optional.ofNullable(cached);
+  }
+
+  void put(String versionKey, int fragment, String column, CachedColumn value) {
+    if (enabled()) {
+      columns.put(new Key(versionKey, fragment, column), value);
+    }
+  }
+
+  /** Hits, misses and the bytes held, for tests and diagnosis. */
+  public Stats stats() {
+    long held = columns.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    return new Stats(hits.sum(), misses.sum(), held);
+  }
+
+  /** Drops every cached column (tests; memory pressure by hand). */
+  public void clear() {
+    columns.invalidateAll();
+  }
+
+  /** Column lookups that found the column, that did not, and the approximate heap held. */
+  public record Stats(long hits, long misses, long bytes) {}
+
+  private record Key(String version, int fragment, String column) {}
+}

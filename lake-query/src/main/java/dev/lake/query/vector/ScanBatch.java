@@ -1,0 +1,84 @@
+package dev.lake.query.vector;
+
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Scanned rows through a selection vector (row indexes into the scanned columns, always ascending: readers copy the
+ * span they cover in bulk). The columns are Lance's loaded Arrow vectors — valid only until they are reloaded, so
+ * operators consume a batch before the next is read — or a fragment's {@link CachedColumn}s. A column is read into a
+ * {@link Col} on first use.
+ */
+final class ScanBatch implements Batch {
+  /** Reads the given rows of one scanned column. */
+  @FunctionalInterface
+  interface Columns {
+    Col read(int column, int[] rows, int size);
+  }
+
+  private final Columns source;
+  private final int[] rows;
+  private final int size;
+  private final Col[] columns;
+
+  private ScanBatch(Columns source, int width, int[] rows, int size) {
+    this.source = source;
+    this.rows = rows;
+    this.size = size;
+    this.columns = new Col[width];
+  }
+
+  /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
+  static ScanBatch all(List<FieldVector> vectors, int rowCount) {
+    return range(LoadedColumn.of(vectors), 0, rowCount);
+  }
+
+  /** Rows {@code from} (inclusive) to {@code to} (exclusive) of loaded Arrow vectors. */
+  static ScanBatch range(LoadedColumn[] vectors, int from, int to) {
+    return new ScanBatch((c, rows, size) -> ColumnReader.read(vectors[c], rows, size), vectors.length,
+        rows(from, to), to - from);
+  }
+
+  /** Rows {@code from} (inclusive) to {@code to} (exclusive) of a fragment's cached columns. */
+  static ScanBatch range(CachedColumn[] cached, int from, int to) {
+    return new ScanBatch((c, rows, size) -> cached[c].read(rows, size), cached.length, rows(from, to), to - from);
+  }
+
+  private static int[] rows(int from, int to) {
+    int[] rows = new int[to - from];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = from + i;
+    }
+    return rows;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public Col column(int index) {
+    Col column = columns[index];
+    if (column == null) {
+      column = source.read(index, rows, size);
+      columns[index] = column;
+    }
+    return column;
+  }
+
+  @Override
+  public Batch select(int[] positions, int count) {
+    int[] selected = new int[count];
+    for (int i = 0; i < count; i++) {
+      selected[i] = rows[positions[i]];
+    }
+    ScanBatch out = new ScanBatch(source, columns.length, selected, count);
+    for (int c = 0; c < columns.length; c++) {
+      if (columns[c] != null) {
+        out.columns[c] = columns[c].select(positions, count);
+      }
+    }
+    return out;
+  }
+}
