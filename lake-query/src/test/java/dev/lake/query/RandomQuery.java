@@ -67,11 +67,16 @@ record RandomQuery(List<String> keys, Predicate where, List<String> aggregates) 
     Predicate where = predicate(random);
     if (random.nextInt(3) > 0) {
       Predicate other = predicate(random);
+      while (column(other).equals(column(where))) {
+        // two conditions on one column may contradict each other, and Calcite then reads no table at all
+        other = predicate(random);
+      }
+      Predicate second = other;
       boolean and = random.nextBoolean();
       Predicate first = where;
-      where = new Predicate("(" + first.sql() + (and ? " AND " : " OR ") + other.sql() + ")",
-          item -> and ? and(first.test().apply(item), other.test().apply(item))
-              : or(first.test().apply(item), other.test().apply(item)));
+      where = new Predicate("(" + first.sql() + (and ? " AND " : " OR ") + second.sql() + ")",
+          item -> and ? and(first.test().apply(item), second.test().apply(item))
+              : or(first.test().apply(item), second.test().apply(item)));
     }
     if (random.nextInt(5) == 0) {
       Predicate inner = where;
@@ -126,8 +131,13 @@ record RandomQuery(List<String> keys, Predicate where, List<String> aggregates) 
     return rows.stream().map(column).filter(Objects::nonNull).toList();
   }
 
+  /** The column a predicate tests first. */
+  private static String column(Predicate predicate) {
+    return predicate.sql().split(" ")[0];
+  }
+
   private static Predicate predicate(Random random) {
-    switch (random.nextInt(10)) {
+    switch (random.nextInt(12)) {
       case 0: {
         int c = random.nextInt(60);
         return new Predicate("qty > " + c, item -> item.qty() == null ? null : item.qty() > c);
@@ -163,6 +173,20 @@ record RandomQuery(List<String> keys, Predicate where, List<String> aggregates) 
         LocalDate to = from.plusDays(random.nextInt(400));
         return new Predicate("\"d\" BETWEEN DATE '" + from + "' AND DATE '" + to + "'", item -> item.d() == null
             ? null : !item.d().isBefore(from) && !item.d().isAfter(to));
+      }
+      case 9: {
+        // exclusive bounds of one column: merged into one range test
+        int low = random.nextInt(40);
+        int high = low + 2 + random.nextInt(25);
+        return new Predicate("qty > " + low + " AND qty < " + high, item -> item.qty() == null ? null
+            : item.qty() > low && item.qty() < high);
+      }
+      case 10: {
+        // a decimal range whose constants have a smaller scale than the column
+        BigDecimal low = BigDecimal.valueOf(random.nextInt(20_000) - 2_000, 1);
+        BigDecimal high = low.add(BigDecimal.valueOf(random.nextInt(10_000), 1));
+        return new Predicate("price BETWEEN " + low.toPlainString() + " AND " + high.toPlainString(),
+            item -> item.price() == null ? null : item.price().compareTo(low) >= 0 && item.price().compareTo(high) <= 0);
       }
       default:
         return new Predicate("k IN (1, 3)", item -> item.k() == null ? null : item.k() == 1 || item.k() == 3);

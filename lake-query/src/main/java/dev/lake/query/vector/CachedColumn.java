@@ -63,6 +63,21 @@ final class CachedColumn {
     }
   }
 
+  /** The values of a LONG or BOOL column (no copy: never write). */
+  long[] longs() {
+    return longs;
+  }
+
+  /** Null flags, or null when no row is null (no copy: never write). */
+  boolean[] nulls() {
+    return nulls;
+  }
+
+  /** Whether some value did not fit a long (held as BigDecimal). */
+  boolean hasWide() {
+    return wide != null;
+  }
+
   /** Heap bytes held (approximately), the cache's weight. */
   long bytes() {
     return bytes + (nulls == null ? 0 : rows) + 64;

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * of different scales are compared exactly (rescaled in longs, BigDecimal where that overflows); strings by their
  * UTF-8 bytes, unsigned (code point order). {@code op}: {@code = !(<>) < l(<=) > g(>=)}.
  */
-record Compare(char op, Expr left, Expr right) implements Expr.Bool {
+record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
     int n = batch.size();
@@ -25,7 +25,8 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool {
    * loop; their number. -1 (positions untouched) unless it compares a LONG expression with a LONG constant that the
    * expression's scale holds exactly.
    */
-  int refine(Batch batch, int[] positions, int count) {
+  @Override
+  public int refine(Batch batch, int[] positions, int count) {
     if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
       return -1;
     }
@@ -33,66 +34,85 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool {
     if (constant.isNull(0) || constant.isWide(0)) {
       return -1;
     }
-    Col a = left.eval(batch);
-    if (a.wide != null || constant.scale > a.scale) {
+    ScanBatch.Direct direct = left instanceof Expr.Input && batch instanceof ScanBatch
+        ? ((ScanBatch) batch).direct(((Expr.Input) left).index()) : null;
+    long[] x;
+    boolean[] nulls;
+    int base;
+    int scale;
+    if (direct != null) {
+      x = direct.longs();
+      nulls = direct.nulls();
+      base = direct.offset();
+      scale = direct.scale();
+    } else {
+      Col a = left.eval(batch);
+      if (a.wide != null) {
+        return -1;
+      }
+      x = a.longs;
+      nulls = a.nulls;
+      base = 0;
+      scale = a.scale;
+    }
+    if (constant.scale > scale) {
       return -1;
     }
     long c;
     try {
-      c = DecimalMath.scaleUp(constant.longs[0], constant.scale, a.scale);
+      c = DecimalMath.scaleUp(constant.longs[0], constant.scale, scale);
     } catch (ArithmeticException overflow) {
       return -1;
     }
-    long[] x = a.longs;
     int kept = 0;
     switch (op) {
       case '=':
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] == c ? 1 : 0;
+          kept += x[base + p] == c ? 1 : 0;
         }
         break;
       case '!':
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] != c ? 1 : 0;
+          kept += x[base + p] != c ? 1 : 0;
         }
         break;
       case '<':
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] < c ? 1 : 0;
+          kept += x[base + p] < c ? 1 : 0;
         }
         break;
       case 'l':
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] <= c ? 1 : 0;
+          kept += x[base + p] <= c ? 1 : 0;
         }
         break;
       case '>':
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] > c ? 1 : 0;
+          kept += x[base + p] > c ? 1 : 0;
         }
         break;
       default:
         for (int j = 0; j < count; j++) {
           int p = positions[j];
           positions[kept] = p;
-          kept += x[p] >= c ? 1 : 0;
+          kept += x[base + p] >= c ? 1 : 0;
         }
         break;
     }
-    if (a.nulls != null) {
+    if (nulls != null) {
       int nonNull = 0;
       for (int k = 0; k < kept; k++) {
-        if (!a.nulls[positions[k]]) {
+        if (!nulls[base + positions[k]]) {
           positions[nonNull++] = positions[k];
         }
       }

@@ -14,6 +14,8 @@ final class HashAggregate implements AutoCloseable {
   private static final int BYTES_PER_WORD = 8;
   /** Key dictionaries whose combinations number at most this map straight to group ids. */
   private static final int MAX_DICTIONARY_COMBINATIONS = 1 << 16;
+  /** Marks a {@link #keyBatch}: key k is its column k. */
+  private static final int[] KEY_BATCH_COLUMNS = new int[0];
 
   private final int[] keys;
   private final Col[] keyShapes;
@@ -62,7 +64,7 @@ final class HashAggregate implements AutoCloseable {
     if (n == 0) {
       return;
     }
-    int[] groupIds = groupIds(batch, n);
+    int[] groupIds = groupIds(batch, n, keys);
     ensure();
     GroupRuns runs = null;
     if (table.groups() <= GroupRuns.MAX_TABLE_GROUPS) {
@@ -89,7 +91,7 @@ final class HashAggregate implements AutoCloseable {
     if (groups == 0) {
       return;
     }
-    int[] mapping = groupIds(partial.keyBatch(), groups);
+    int[] mapping = groupIds(partial.keyBatch(), groups, KEY_BATCH_COLUMNS);
     ensure();
     for (int a = 0; a < accumulators.length; a++) {
       accumulators[a].merge(partial.accumulators[a], mapping, groups);
@@ -110,15 +112,19 @@ final class HashAggregate implements AutoCloseable {
     return Batch.of(columns, groups);
   }
 
-  private int[] groupIds(Batch batch, int n) {
+  /**
+   * The group id of each row of {@code batch}, whose key k is its column {@code columns[k]} (the input's key columns,
+   * or — for a partial's {@link #keyBatch} — {@link #KEY_BATCH_COLUMNS}).
+   */
+  private int[] groupIds(Batch batch, int n, int[] columns) {
     int[] groupIds = new int[n];
-    if (keys.length == 0 || dictionaryGroupIds(batch, n, groupIds)) {
+    if (keys.length == 0 || dictionaryGroupIds(batch, n, groupIds, columns)) {
       return groupIds;
     }
     int width = keys.length + 1;
     long[] codes = new long[n * width];
     for (int k = 0; k < keys.length; k++) {
-      Col col = batch.column(keys[k]);
+      Col col = batch.column(columns == KEY_BATCH_COLUMNS ? k : columns[k]);
       for (int i = 0; i < n; i++) {
         encode(k, col, i, codes, i * width);
       }
@@ -134,13 +140,13 @@ final class HashAggregate implements AutoCloseable {
    * the codes combine into an index into a table of group ids, filled on first sight of each combination and kept
    * while batches come from the same dictionaries (one fragment). False when a key is not such a column.
    */
-  private boolean dictionaryGroupIds(Batch batch, int n, int[] groupIds) {
+  private boolean dictionaryGroupIds(Batch batch, int n, int[] groupIds, int[] columns) {
     Col[] cols = new Col[keys.length];
     int[][] codes = new int[keys.length][];
     int[] cards = new int[keys.length];
     long combinations = 1;
     for (int k = 0; k < keys.length; k++) {
-      cols[k] = batch.column(keys[k]);
+      cols[k] = batch.column(columns == KEY_BATCH_COLUMNS ? k : columns[k]);
       if (!(cols[k].strings instanceof StringSource.Dictionary)) {
         return false;
       }

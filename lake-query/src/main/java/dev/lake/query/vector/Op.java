@@ -7,13 +7,13 @@ public sealed interface Op permits Op.Filter, Op.Program {
   Batch apply(Batch batch);
 
   /**
-   * Keeps the rows whose condition is true: evaluated conjunct by conjunct, each on the rows still selected. Leading
-   * comparisons of a column with a constant refine one selection vector over the input and select once (Q6's five);
-   * the others select after each.
+   * Keeps the rows whose condition is true: evaluated conjunct by conjunct, each on the rows still selected. A lower
+   * and an upper bound of one column become a {@link Range}; leading comparisons of a column with constants refine
+   * one selection vector over the input and select once (Q6's three); the others select after each.
    */
   record Filter(List<Expr> conjuncts) implements Op {
     public Filter {
-      conjuncts = List.copyOf(conjuncts);
+      conjuncts = List.copyOf(Range.merge(conjuncts));
     }
 
     @Override
@@ -22,10 +22,10 @@ public sealed interface Op permits Op.Filter, Op.Program {
       int[] positions = null;
       int selected = n;
       int next = 0;
-      while (next < conjuncts.size() && selected > 0 && conjuncts.get(next) instanceof Compare
-          && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input) {
+      while (next < conjuncts.size() && selected > 0 && (conjuncts.get(next) instanceof Range
+          || conjuncts.get(next) instanceof Compare && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input)) {
         int[] refined = positions == null ? Batch.positions(n) : positions;
-        int refinedCount = ((Compare) conjuncts.get(next)).refine(batch, refined, selected);
+        int refinedCount = ((Refinable) conjuncts.get(next)).refine(batch, refined, selected);
         if (refinedCount < 0) {
           break;
         }

@@ -205,21 +205,81 @@ public final class VectorExecutor {
     CompletionService<T> completion = new ExecutorCompletionService<>(runtime.pool());
     Deque<Callable<T>> waiting = new ArrayDeque<>(tasks);
     List<Future<T>> running = new ArrayList<>();
+    Workers workers = new Workers();
     int inFlight = 0;
     try {
       while (!waiting.isEmpty() || inFlight > 0) {
         while (!waiting.isEmpty() && inFlight < runtime.threads()) {
-          running.add(completion.submit(waiting.poll()));
+          Callable<T> task = waiting.poll();
+          running.add(completion.submit(() -> workers.run(task)));
           inFlight++;
         }
-        T result = completion.take().get();
+        Future<T> finished = completion.take();
+        running.remove(finished);
         inFlight--;
-        done.accept(result);
+        done.accept(finished.get());
       }
     } catch (ExecutionException e) {
       throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
     } finally {
+      // On failure: no task starts any more, the running ones are interrupted and waited for (the query's allocator
+      // closes after this), and results nobody consumed are freed.
       running.forEach(future -> future.cancel(true));
+      workers.stopAndAwait();
+      for (Future<T> future : running) {
+        closeQuietly(future);
+      }
+    }
+  }
+
+  private static void closeQuietly(Future<?> future) {
+    if (!future.isDone() || future.isCancelled()) {
+      return;
+    }
+    try {
+      if (future.get() instanceof AutoCloseable) {
+        ((AutoCloseable) future.get()).close();
+      }
+    } catch (Exception ignored) {
+      // it failed: nothing to free
+    }
+  }
+
+  /** The tasks of one {@link #parallel} call that are running; once stopped, none starts. */
+  private static final class Workers {
+    private int running;
+    private boolean stopped;
+
+    <T> T run(Callable<T> task) throws Exception {
+      synchronized (this) {
+        if (stopped) {
+          throw new java.util.concurrent.CancellationException("the vectorized execution stopped");
+        }
+        running++;
+      }
+      try {
+        return task.call();
+      } finally {
+        synchronized (this) {
+          running--;
+          notifyAll();
+        }
+      }
+    }
+
+    synchronized void stopAndAwait() {
+      stopped = true;
+      boolean interrupted = false;
+      while (running > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -1,0 +1,150 @@
+package dev.lake.query.vector;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code low <= column <= high} on a LONG column's unscaled values (inclusive bounds at the column's scale): what a
+ * lower and an upper bound comparison of the same column with constants become (Q6's date range and discount
+ * BETWEEN), tested in one pass with one unsigned comparison per row. NULL rows are not kept.
+ */
+record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refinable {
+  /**
+   * The conjuncts with each pair of a lower and an upper bound of the same column by constants merged into a
+   * {@link Range} (at the first one's place); the others unchanged.
+   */
+  static List<Expr> merge(List<Expr> conjuncts) {
+    List<Expr> out = new ArrayList<>(conjuncts);
+    for (int i = 0; i < out.size(); i++) {
+      Long[] first = bound(out.get(i));
+      if (first == null) {
+        continue;
+      }
+      for (int j = i + 1; j < out.size(); j++) {
+        Long[] second = bound(out.get(j));
+        Expr.Input column = (Expr.Input) ((Compare) out.get(i)).left();
+        if (second == null || !((Compare) out.get(j)).left().equals(column)
+            || (first[0] == null) == (second[0] == null)) {
+          continue;
+        }
+        long low = first[0] != null ? first[0] : second[0];
+        long high = first[1] != null ? first[1] : second[1];
+        out.set(i, new Range(column, low, high));
+        out.remove(j);
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {lower, null} or {null, upper}: the inclusive bound on unscaled values a comparison of a LONG column with a
+   * LONG constant sets; null when it is not one (or the constant does not scale exactly).
+   */
+  private static Long[] bound(Expr expr) {
+    if (!(expr instanceof Compare)) {
+      return null;
+    }
+    Compare compare = (Compare) expr;
+    if (!(compare.left() instanceof Expr.Input) || !(compare.right() instanceof Expr.Literal)
+        || compare.left().kind() != Kind.LONG || compare.right().kind() != Kind.LONG) {
+      return null;
+    }
+    Col constant = ((Expr.Literal) compare.right()).value();
+    int scale = compare.left().scale();
+    if (constant.isNull(0) || constant.isWide(0) || constant.scale > scale) {
+      return null;
+    }
+    long c;
+    try {
+      c = DecimalMath.scaleUp(constant.longs[0], constant.scale, scale);
+    } catch (ArithmeticException overflow) {
+      return null;
+    }
+    switch (compare.op()) {
+      case 'g':
+        return new Long[] {c, null};
+      case '>':
+        return c == Long.MAX_VALUE ? null : new Long[] {c + 1, null};
+      case 'l':
+        return new Long[] {null, c};
+      case '<':
+        return c == Long.MIN_VALUE ? null : new Long[] {null, c - 1};
+      default:
+        return null;
+    }
+  }
+
+  @Override
+  public int refine(Batch batch, int[] positions, int count) {
+    ScanBatch.Direct direct = batch instanceof ScanBatch ? ((ScanBatch) batch).direct(input.index()) : null;
+    long[] x;
+    boolean[] nulls;
+    int base;
+    if (direct != null) {
+      x = direct.longs();
+      nulls = direct.nulls();
+      base = direct.offset();
+    } else {
+      Col a = input.eval(batch);
+      if (a.wide != null) {
+        return -1;
+      }
+      x = a.longs;
+      nulls = a.nulls;
+      base = 0;
+    }
+    if (low > high) {
+      return 0;
+    }
+    long width = high - low;
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int p = positions[j];
+      positions[kept] = p;
+      kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
+    }
+    if (nulls != null) {
+      int nonNull = 0;
+      for (int k = 0; k < kept; k++) {
+        if (!nulls[base + positions[k]]) {
+          positions[nonNull++] = positions[k];
+        }
+      }
+      kept = nonNull;
+    }
+    return kept;
+  }
+
+  @Override
+  public int[] trueRows(Batch batch, int[] count) {
+    int n = batch.size();
+    int[] positions = Batch.positions(n);
+    int kept = refine(batch, positions, n);
+    if (kept < 0) {
+      return Expr.Bool.super.trueRows(batch, count);
+    }
+    count[0] = kept;
+    return positions;
+  }
+
+  @Override
+  public Col eval(Batch batch) {
+    Col a = input.eval(batch);
+    int n = batch.size();
+    Col out = Col.bools(n);
+    BigDecimal lowValue = BigDecimal.valueOf(low, a.scale);
+    BigDecimal highValue = BigDecimal.valueOf(high, a.scale);
+    for (int i = 0; i < n; i++) {
+      if (a.isNull(i)) {
+        out.setNull(i);
+      } else if (a.isWide(i)) {
+        out.longs[i] = a.wide[i].compareTo(lowValue) >= 0 && a.wide[i].compareTo(highValue) <= 0 ? 1 : 0;
+      } else {
+        out.longs[i] = a.longs[i] >= low && a.longs[i] <= high ? 1 : 0;
+      }
+    }
+    return out;
+  }
+}
