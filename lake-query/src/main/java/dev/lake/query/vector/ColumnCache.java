@@ -59,6 +59,7 @@ public final class ColumnCache {
 
   /** Hits, misses and the bytes held, for tests and diagnosis. */
   public Stats stats() {
+    columns.cleanUp();
     long held = columns.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
     return new Stats(hits.sum(), misses.sum(), held);
   }
