@@ -145,7 +145,8 @@ public final class LakeServer implements AutoCloseable {
     this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
     LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
     this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
-        () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats));
+        () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats,
+        query::columnCacheStats));
     this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
       @Override
       public boolean isLeader() {

@@ -72,6 +72,13 @@ class ObservabilityTest {
       assertThat(delta(beforeAggregate, afterAggregate, "lake_pushdown_vectorized_total", "")
           + delta(beforeAggregate, afterAggregate, "lake_pushdown_lance_sql_total", ""))
           .as("single-table subtrees run by the vectorized executor or Lance's SQL engine").isEqualTo(1);
+      assertThat(client.rows("SELECT COUNT(*), SUM(v) FROM t WHERE v > 20")).hasSize(1);
+      String afterCached = scrape(port);
+      assertThat(delta(beforeAggregate, afterCached, "lake_column_cache_misses_total", ""))
+          .as("the first aggregate decoded its column into the cache").isGreaterThanOrEqualTo(1);
+      assertThat(delta(afterAggregate, afterCached, "lake_column_cache_hits_total", ""))
+          .as("the second read it from there").isGreaterThanOrEqualTo(1);
+      assertThat(value(afterCached, "lake_column_cache_size_bytes", "")).isPositive();
 
       // A query that fails is counted under its status code.
       try {

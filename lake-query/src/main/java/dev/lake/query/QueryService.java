@@ -180,6 +180,11 @@ public final class QueryService implements AutoCloseable {
     return pushdown.stats();
   }
 
+  /** Hits, misses and the heap held by the vectorized executor's column cache ({@code query.column-cache}). */
+  public dev.lake.query.vector.ColumnCache.Stats columnCacheStats() {
+    return vectorRuntime.cache().stats();
+  }
+
   /** Hits and misses of the plan cache. */
   public PlanCacheStats planCacheStats() {
     return plans.stats();

@@ -85,6 +85,13 @@ public final class LakeMetrics implements AutoCloseable {
         PushdownStats::vectorized);
     pushdownCounter("lake.pushdown.fallbacks", "Pushed-down subtrees Lance rejected, which Calcite then ran", probes,
         PushdownStats::fallbacks);
+    FunctionCounter.builder("lake.column.cache.hits", probes, p -> p.columnCache().get().hits())
+        .description("Fragment columns the vectorized executor read from its column cache").register(registry);
+    FunctionCounter.builder("lake.column.cache.misses", probes, p -> p.columnCache().get().misses())
+        .description("Fragment columns the vectorized executor decoded from Lance into its column cache")
+        .register(registry);
+    Gauge.builder("lake.column.cache.size", probes, p -> p.columnCache().get().bytes())
+        .description("Heap held by the column cache (approximate)").baseUnit("bytes").register(registry);
   }
 
   private void pushdownCounter(String name, String description, NodeProbes probes,

@@ -2,6 +2,7 @@ package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
 import dev.lake.query.PushdownStats;
+import dev.lake.query.vector.ColumnCache;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -17,9 +18,11 @@ import java.util.function.Supplier;
  * @param leader whether this node's write gate is open
  * @param term the lease term this node knows (its own when leading, the observed leader's otherwise; 0 = none)
  * @param pushdown the counters of single-table subtrees run outside Calcite (Lance SQL, vectorized, fallbacks)
+ * @param columnCache the vectorized executor's column cache: hits, misses, bytes held
  */
 public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, Supplier<CatalogStats> catalog,
-    BooleanSupplier leader, LongSupplier term, Supplier<PushdownStats> pushdown) {
+    BooleanSupplier leader, LongSupplier term, Supplier<PushdownStats> pushdown,
+    Supplier<ColumnCache.Stats> columnCache) {
   public NodeProbes {
     Objects.requireNonNull(runningQueries, "runningQueries");
     Objects.requireNonNull(queuedQueries, "queuedQueries");
@@ -27,5 +30,6 @@ public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, 
     Objects.requireNonNull(leader, "leader");
     Objects.requireNonNull(term, "term");
     Objects.requireNonNull(pushdown, "pushdown");
+    Objects.requireNonNull(columnCache, "columnCache");
   }
 }
