@@ -4,6 +4,8 @@ import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.query.plan.SubtreeExecutor;
+import dev.lake.engine.StagedData;
+import dev.lake.engine.TableChange;
 import dev.lake.query.vector.ColumnCache;
 import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.TableRegistration;
@@ -203,7 +205,8 @@ class VectorizedExecutorTest extends LakeTestSupport {
     assertThat(afterHit.misses()).isEqualTo(afterLoad.misses());
 
     // a new version (another fragment, and the same fragment ids in a new version key) is never served stale
-    appendRows(first, schema, List.of(row("customer-1", 1_000_000L), row("newcomer", 5L)));
+    TableRegistration appended = appendRows(first, schema, List.of(row("customer-1", 1_000_000L),
+        row("newcomer", 5L)));
     List<List<Object>> afterAppend = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
         .rows();
     assertThat(afterAppend).containsExactlyInAnyOrderElementsOf(query(sql).rows());
@@ -215,6 +218,16 @@ class VectorizedExecutorTest extends LakeTestSupport {
       expected += i % 7 == 0 ? 0 : i;
     }
     assertThat(customer1).isEqualTo(expected);
+
+    // an overwrite restarts Lance's fragment ids: fragment 0 of the new version holds other rows than before
+    List<List<Object>> replacement = List.of(row("replaced", 7L), row("replaced", 8L), row(null, 9L));
+    StagedData staged = engine.stage(appended.location(), Rows.reader(allocator, schema, replacement, 1_000));
+    long version = engine.commit(appended.location(), appended.version(), new TableChange.Overwrite(staged));
+    catalog.put(appended.withVersion(version, appended.schema(), 1, java.time.Instant.now()));
+    List<List<Object>> overwritten = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    assertThat(overwritten).containsExactlyInAnyOrder(List.of("replaced", 2L, 15L), java.util.Arrays.asList(null,
+        1L, 9L));
   }
 
   @Test
