@@ -16,7 +16,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code -Dlake.bench.location} (e.g. one {@code bin/lake bench tpch} wrote) — and a raw sequential scan of Q1's
  * columns ({@code -Dlake.bench.batch} rows per batch). Runs only with {@code -Dlake.bench=true}; prints medians:
  * {@code ./mvnw -B -q -o -pl lake-query -am verify -Dtest=VectorizedTpchBenchmark -Dlake.bench=true
- * -Dsurefire.failIfNoSpecifiedTests=false}.
+ * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dlake.bench.queries=6} for Q6 only,
+ * {@code -Dlake.bench.skip-lance-sql=true} to time lake alone, e.g. under a profiler).
  */
 @EnabledIfSystemProperty(named = "lake.bench", matches = "true")
 class VectorizedTpchBenchmark extends LakeTestSupport {
@@ -78,7 +79,10 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
     QueryService lance = new QueryService(catalog, engine, QueryOptions.defaults()
         .withExecutor(SubtreeExecutor.LANCE_SQL));
     try {
-      for (int query : new int[] {1, 6}) {
+      int[] queries = Arrays.stream(System.getProperty("lake.bench.queries", "1,6").split(","))
+          .mapToInt(q -> Integer.parseInt(q.trim())).toArray();
+      boolean withLance = !Boolean.getBoolean("lake.bench.skip-lance-sql");
+      for (int query : queries) {
         String sql = TpchTestData.query(query);
         double[] vectorized = new double[RUNS];
         double[] lanceSql = new double[RUNS];
@@ -86,7 +90,9 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
           long start = System.nanoTime();
           collect(service.execute(sql, service.prepare(sql).pins(), List.of(), allocator));
           long middle = System.nanoTime();
-          collect(lance.execute(sql, lance.prepare(sql).pins(), List.of(), allocator));
+          if (withLance) {
+            collect(lance.execute(sql, lance.prepare(sql).pins(), List.of(), allocator));
+          }
           long end = System.nanoTime();
           if (run >= 0) {
             vectorized[run] = (middle - start) / 1e6;
