@@ -274,6 +274,10 @@ MUTATIONS = [
      "        widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION, argumentType.getScale());",
      "        widened = typeFactory.createSqlType(SqlTypeName.DOUBLE);",
      "SUM over DECIMAL staying DECIMAL(38,s) (it becomes a DOUBLE)"),
+    ("9", "lake-query", "OuterJoinCountsTest#outerJoinCountsAreCountedBeforeTheJoin", "lake-query",
+     "lake-query/src/main/java/dev/lake/query/plan/StatementPlanner.java",
+     "      rel = OuterJoinCounts.rewrite(rel, relBuilder);\n", "",
+     "counting the null-producing side of an outer join before the join (Q13 counts 1.5M joined rows instead)"),
     # ---- issue 2 follow-up (a demanding user's expectation): an abandoned ingest does not hold a thread forever ----
     ("2", "lake-it", "IngestIdleTimeoutTest#abandonedIngestIsStoppedAfterIdleTimeout", "lake-flight-server",
      "lake-flight-server/src/main/java/dev/lake/flight/limits/IdleStreams.java",

@@ -256,6 +256,7 @@ public final class StatementPlanner {
     rel = hep(PlanRules.NORMALIZE, rel);
     if (RelOptUtil.countJoins(rel) > 0) {
       rel = hep(PlanRules.JOIN_ORDER, rel);
+      rel = OuterJoinCounts.rewrite(rel, relBuilder);
     }
     if (lanceSql) {
       rel = LancePushdown.rewrite(rel, executor);
