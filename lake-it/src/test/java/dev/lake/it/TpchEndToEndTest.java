@@ -12,6 +12,7 @@ import dev.lake.it.tpch.TpchQueries;
 import io.trino.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -118,17 +119,23 @@ class TpchEndToEndTest {
       assertThat(lanceNodes(q6)).singleElement().asString().contains("table=[lineitem]")
           .contains("pushed=[[filter, project, aggregate]]").contains("WHERE");
 
+      MeterRegistry meters = server.server().metrics().registry();
       for (int query : new int[] {1, 6}) {
         long before = engine.get().statements();
-        long scansBefore = engine.get().fragmentScans();
+        double vectorizedBefore = meters.get("lake.pushdown.vectorized").functionCounter().count();
+        double cachedBefore = meters.get("lake.column.cache.hits").functionCounter().count()
+            + meters.get("lake.column.cache.misses").functionCounter().count();
         try (Statement statement = jdbc.createStatement();
             ResultSet result = statement.executeQuery(TpchQueries.sql(query))) {
           assertThat(DuckDbReference.JdbcRows.read(result)).isNotEmpty();
         }
         assertThat(engine.get().statements()).as("Lance SQL statements run by Q%d (vectorized instead)", query)
             .isEqualTo(before);
-        assertThat(engine.get().fragmentScans()).as("fragment scans of the vectorized executor for Q%d", query)
-            .isGreaterThan(scansBefore);
+        assertThat(meters.get("lake.pushdown.vectorized").functionCounter().count())
+            .as("subtrees the vectorized executor ran for Q%d", query).isEqualTo(vectorizedBefore + 1);
+        assertThat(meters.get("lake.column.cache.hits").functionCounter().count()
+            + meters.get("lake.column.cache.misses").functionCounter().count())
+            .as("lineitem's columns read through the column cache for Q%d", query).isGreaterThan(cachedBefore);
       }
     }
   }
