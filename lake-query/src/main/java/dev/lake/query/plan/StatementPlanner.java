@@ -258,6 +258,9 @@ public final class StatementPlanner {
       rel = hep(PlanRules.JOIN_ORDER, rel);
     }
     if (lanceSql) {
+      if (executor != SubtreeExecutor.LANCE_SQL) {
+        rel = VectorJoins.rewrite(rel);
+      }
       rel = LancePushdown.rewrite(rel, executor);
     }
     rel = hep(PlanRules.LATE, rel);
