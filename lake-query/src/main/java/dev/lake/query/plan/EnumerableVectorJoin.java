@@ -83,7 +83,7 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return VectorJoin.explain(super.explainTerms(pw), builds, table, why);
+    return VectorJoin.explain(super.explainTerms(pw), builds, table, plan, why);
   }
 
   @Override

@@ -39,9 +39,13 @@ final class ProbeJoins {
     return builds;
   }
 
-  /** The input (0 or 1) of {@code join} that holds the probe scan. */
+  /**
+   * The input (0 or 1) of {@code join} whose pipeline (filters, projections, inner joins) reaches the probe scan. The
+   * planner shares equal subtrees, so the scan may be reachable from both inputs (a self-join): the left one is then
+   * the probe side, consistently, and the right one a build side computing the same rows independently.
+   */
   int probeInput(Join join) {
-    return contains(join.getLeft(), probeScan) ? 0 : 1;
+    return reaches(join.getLeft(), probeScan) ? 0 : 1;
   }
 
   /** The operators that run a join on the pipeline, and the column shapes after them. */
@@ -90,14 +94,17 @@ final class ProbeJoins {
     return new Step(ops, shapes);
   }
 
-  static boolean contains(RelNode tree, RelNode node) {
-    if (tree == node) {
+  /** Whether {@code scan} is reached from {@code rel} through filters, projections and inner joins only. */
+  static boolean reaches(RelNode rel, RelNode scan) {
+    if (rel == scan) {
       return true;
     }
-    for (RelNode input : tree.getInputs()) {
-      if (contains(input, node)) {
-        return true;
-      }
+    if (rel instanceof Join) {
+      return ((Join) rel).getJoinType() == JoinRelType.INNER
+          && (reaches(((Join) rel).getLeft(), scan) || reaches(((Join) rel).getRight(), scan));
+    }
+    if (rel instanceof org.apache.calcite.rel.core.Filter || rel instanceof org.apache.calcite.rel.core.Project) {
+      return reaches(rel.getInput(0), scan);
     }
     return false;
   }

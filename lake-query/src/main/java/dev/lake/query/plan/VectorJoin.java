@@ -84,16 +84,18 @@ public final class VectorJoin extends AbstractRelNode {
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return explain(super.explainTerms(pw), builds, table, why);
+    return explain(super.explainTerms(pw), builds, table, plan, why);
   }
 
   /** The terms the logical and executable nodes show in EXPLAIN. */
-  static RelWriter explain(RelWriter pw, List<RelNode> builds, LanceTable table, String why) {
+  static RelWriter explain(RelWriter pw, List<RelNode> builds, LanceTable table, VectorPlan plan, String why) {
     for (int i = 0; i < builds.size(); i++) {
       pw.input("build" + i, builds.get(i));
     }
     return pw.item("probe", table.name())
         .item("version", table.pin().version())
+        .item("columns", plan.columns())
+        .itemIf("filter", plan.lanceFilter().orElse(""), plan.lanceFilter().isPresent())
         .item("engine", "vectorized")
         .item("why", why);
   }

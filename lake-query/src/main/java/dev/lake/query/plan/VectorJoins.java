@@ -63,10 +63,6 @@ final class VectorJoins {
     LanceTableScan probe = null;
     double probeRows = -1;
     for (LanceTableScan scan : candidates) {
-      if (occurrences(joins, scan) > 1) {
-        // The planner shares equal subtrees: this scan also feeds another input, so its path would be ambiguous.
-        continue;
-      }
       Double rows = mq.getRowCount(scan);
       if (rows != null && rows > probeRows) {
         probe = scan;
@@ -89,6 +85,10 @@ final class VectorJoins {
       }
     } catch (Unsupported e) {
       LOG.debug("join not vectorized table={} reason={}", probe.lanceTable().name(), e.getMessage());
+      return Optional.empty();
+    } catch (RuntimeException | AssertionError e) {
+      // Calcite's literals throw AssertionError on some conversions (facts.md): keep the current plan.
+      LOG.warn("join not vectorized: compiling it failed table={} error={}", probe.lanceTable().name(), e.toString());
       return Optional.empty();
     }
     String why = String.format(Locale.ROOT, "aggregate over %d inner equi-join(s): %s (about %.0f rows) is scanned"
@@ -118,17 +118,6 @@ final class VectorJoins {
       }
       rel = rel.getInput(0);
     }
-  }
-
-  private static int occurrences(RelNode tree, RelNode node) {
-    if (tree == node) {
-      return 1;
-    }
-    int count = 0;
-    for (RelNode input : tree.getInputs()) {
-      count += occurrences(input, node);
-    }
-    return count;
   }
 
   /** The scans a probe pipeline could start from: reached through inner joins, filters and projections only. */

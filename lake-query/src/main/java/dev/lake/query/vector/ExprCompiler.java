@@ -184,6 +184,9 @@ public final class ExprCompiler {
   }
 
   private Expr literal(RexLiteral literal) throws Unsupported {
+    if (literal.getTypeName() == SqlTypeName.SARG) {
+      throw new Unsupported("a SEARCH that could not be expanded");
+    }
     Col type = shape(literal.getType());
     Col value;
     if (type.kind == Kind.STRING || literal.getType().getSqlTypeName() == SqlTypeName.CHAR) {
