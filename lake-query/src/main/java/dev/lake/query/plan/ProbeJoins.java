@@ -76,10 +76,11 @@ final class ProbeJoins {
       }
     }
     int slot = builds.size();
-    builds.add(build);
+    RelNode counted = VectorJoins.countedBuild(build);
+    builds.add(counted == null ? build : counted);
     List<Op> ops = new ArrayList<>();
     ops.add(new Op.Probe(new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
-        probeShapes.size()), null));
+        probeShapes.size(), counted != null), null));
     List<Col> shapes = new ArrayList<>(probeLeft ? probeShapes : buildShapes);
     shapes.addAll(probeLeft ? buildShapes : probeShapes);
     RexNode remaining = info.getRemaining(rexBuilder);

@@ -13,7 +13,10 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,6 +98,31 @@ final class VectorJoins {
         + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs",
         probeJoins.builds().size(), probe.lanceTable().name(), probeRows, probeJoins.builds().size());
     return Optional.of(VectorJoin.of(top, probeJoins.builds(), probe.lanceTable(), plan, why));
+  }
+
+  /**
+   * A build side that is itself a tree of inner joins, vectorized: grouped by all its columns with COUNT(*) (each
+   * distinct row and its multiplicity, so nothing is lost) and run as a {@link VectorJoin} of its own; null when it
+   * is no join tree or cannot be vectorized (it then runs as planned).
+   */
+  static RelNode countedBuild(RelNode build) {
+    RelNode rel = build;
+    while (rel instanceof Filter || rel instanceof Project) {
+      rel = rel.getInput(0);
+    }
+    if (!(rel instanceof Join) || ((Join) rel).getJoinType() != JoinRelType.INNER) {
+      return null;
+    }
+    int width = build.getRowType().getFieldCount();
+    RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(build.getCluster(), null);
+    RelNode grouped = builder.push(build)
+        .aggregate(builder.groupKey(ImmutableBitSet.range(width)), builder.countStar("lake_copies"))
+        .build();
+    if (!(grouped instanceof Aggregate) || grouped.getInput(0) != build
+        || grouped.getRowType().getFieldCount() != width + 1) {
+      return null;
+    }
+    return vectorize(grouped).orElse(null);
   }
 
   /**

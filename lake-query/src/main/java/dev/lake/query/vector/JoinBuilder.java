@@ -46,12 +46,26 @@ public final class JoinBuilder {
     }
   }
 
-  /** Adds one build row, its values in the row runtime's representation. */
+  /**
+   * Adds one build row, its values in the row runtime's representation (for a {@link JoinSpec#counted} build side,
+   * followed by the number of times it occurs).
+   */
   public void add(Object[] row) {
+    if (!spec.counted()) {
+      addOnce(row);
+      return;
+    }
+    long copies = ((Number) row[longs.length]).longValue();
+    for (long i = 0; i < copies; i++) {
+      addOnce(row);
+    }
+  }
+
+  private void addOnce(Object[] row) {
     if (rows == capacity) {
       grow();
     }
-    for (int c = 0; c < row.length; c++) {
+    for (int c = 0; c < longs.length; c++) {
       Object value = row[c];
       if (value == null) {
         if (nulls[c] == null) {
