@@ -183,7 +183,17 @@ class VectorizedJoinTest extends LakeTestSupport {
     String[] amounts = {"SUM(f.amount)", "MIN(f.qty)", "MAX(f.amount)", "COUNT(f.qty)", "COUNT(*)",
         "SUM(f.amount * 2 - f.qty)"};
     String aggregate = amounts[random.nextInt(amounts.length)] + " AS a1, COUNT(*) AS n";
-    switch (random.nextInt(6)) {
+    switch (random.nextInt(8)) {
+      case 6:
+        return "SELECT EXTRACT(YEAR FROM f.dk) AS y, EXTRACT(MONTH FROM f.dk) AS m, " + aggregate
+            + ", SUM(CASE WHEN d.name LIKE 'n%' AND d.name NOT IN ('n1', 'n2') THEN f.amount ELSE 0 END) AS likes"
+            + " FROM fact f JOIN dim1 d ON f.ik = d.ik WHERE d.name LIKE '%" + random.nextInt(7) + "'" + factFilter
+            + " GROUP BY EXTRACT(YEAR FROM f.dk), EXTRACT(MONTH FROM f.dk)";
+      case 7:
+        // The dimensions join each other first: a build side that is itself a join.
+        return "SELECT d2.region, " + aggregate + " FROM fact f JOIN dim2 d2 ON f.sk = d2.sk"
+            + " JOIN dim1 d ON d.ik = d2.bonus WHERE d.name <> 'n" + random.nextInt(7) + "'" + factFilter
+            + " GROUP BY d2.region";
       case 0:
         return "SELECT d.name, " + aggregate + ", SUM(d.weight) AS w FROM fact f JOIN dim1 d ON f.ik = d.ik"
             + " WHERE 1 = 1" + factFilter + " GROUP BY d.name";

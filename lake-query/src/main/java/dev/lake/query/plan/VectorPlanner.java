@@ -31,6 +31,7 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Compiles a single-table subtree — [sort/limit] over filters and projections over one aggregate over filters and
@@ -129,9 +130,21 @@ final class VectorPlanner {
         List<Col> extended = new ArrayList<>(shapes);
         List<Expr> steps = new ArrayList<>();
         List<RexNode> exprs = program.getExprList();
+        // Literals go back into the calls that use them: a SEARCH needs its range set, EXTRACT its time unit.
+        RexShuttle inlineLiterals = new RexShuttle() {
+          @Override
+          public RexNode visitLocalRef(RexLocalRef ref) {
+            RexNode expr = exprs.get(ref.getIndex());
+            return expr instanceof RexLiteral ? expr : new RexInputRef(ref.getIndex(), ref.getType());
+          }
+        };
         for (int k = inputCount; k < exprs.size(); k++) {
-          steps.add(new ExprCompiler(rexBuilder, extended).compile(exprs.get(k)));
-          extended.add(ExprCompiler.shape(exprs.get(k).getType()));
+          RexNode expr = exprs.get(k);
+          boolean flag = expr instanceof RexLiteral && (((RexLiteral) expr).getTypeName() == SqlTypeName.SARG
+              || ((RexLiteral) expr).getTypeName() == SqlTypeName.SYMBOL);
+          steps.add(new ExprCompiler(rexBuilder, extended).compile(expr.accept(inlineLiterals)));
+          extended.add(ExprCompiler.shape(flag ? rexBuilder.getTypeFactory().createSqlType(SqlTypeName.BIGINT)
+              : expr.getType()));
         }
         List<RexLocalRef> projected = program.getProjectList();
         int[] outputs = new int[projected.size()];

@@ -70,6 +70,12 @@ public final class JoinTable implements AutoCloseable {
    */
   Matches probe(Batch batch, int[] probeKeys) {
     int n = batch.size();
+    if (probeKeys.length == 1) {
+      Col key = batch.column(probeKeys[0]);
+      if (key.kind == Kind.LONG && key.wide == null) {
+        return probeLongs(key, n);
+      }
+    }
     long[] codes = new long[n * width];
     boolean[] skip = new boolean[n];
     for (int k = 0; k < probeKeys.length; k++) {
@@ -83,6 +89,46 @@ public final class JoinTable implements AutoCloseable {
         continue;
       }
       int g = find(codes, i * width);
+      if (g < 0) {
+        continue;
+      }
+      for (int row = first[g]; row >= 0; row = next[row]) {
+        if (count == probeRows.length) {
+          probeRows = Arrays.copyOf(probeRows, count * 2);
+          buildRows = Arrays.copyOf(buildRows, count * 2);
+        }
+        probeRows[count] = i;
+        buildRows[count] = row;
+        count++;
+      }
+    }
+    return new Matches(probeRows, buildRows, count);
+  }
+
+  /** {@link #probe} for one integer key (the common case: TPC-H's keys), without the tuple encoding. */
+  private Matches probeLongs(Col key, int n) {
+    int[] probeRows = new int[n];
+    int[] buildRows = new int[n];
+    int count = 0;
+    long[] values = key.longs;
+    for (int i = 0; i < n; i++) {
+      if (key.isNull(i)) {
+        continue;
+      }
+      long v = values[i];
+      long h = (0x9E3779B97F4A7C15L ^ v) * 0xC2B2AE3D27D4EB4FL;
+      h ^= h >>> 29;
+      h *= 0xC2B2AE3D27D4EB4FL;
+      h ^= h >>> 29;
+      int slot = (int) h & mask;
+      int g;
+      while (true) {
+        g = slots[slot];
+        if (g < 0 || keyCodes[2 * g] == v && keyCodes[2 * g + 1] == 0) {
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
       if (g < 0) {
         continue;
       }
