@@ -41,18 +41,16 @@ final class VectorJoins {
 
   /** {@code rel} with its aggregate-over-joins subtrees vectorized where supported. */
   static RelNode rewrite(RelNode rel) {
-    Optional<RelNode> vectorized = vectorize(rel);
-    if (vectorized.isPresent()) {
-      return vectorized.get();
-    }
+    // A vectorized join's build sides are rewritten like any other input (an aggregate over joins in a build side).
+    RelNode vectorized = vectorize(rel).orElse(rel);
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
-    for (RelNode input : rel.getInputs()) {
+    for (RelNode input : vectorized.getInputs()) {
       RelNode rewritten = rewrite(input);
       changed |= rewritten != input;
       inputs.add(rewritten);
     }
-    return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+    return changed ? vectorized.copy(vectorized.getTraitSet(), inputs) : vectorized;
   }
 
   private static Optional<RelNode> vectorize(RelNode top) {
