@@ -29,6 +29,14 @@ public final class JoinTable implements AutoCloseable {
   private final int[] next;
   private final Map<Object, Long> dictionary;
   private final MemoryBudget budget;
+  /**
+   * For a single integer key (no dictionary values): the key of each slot's group beside {@link #slots}, so a probe
+   * reads one array, and a bit filter (8 bits per key) that most probe rows of a selective join fail before touching
+   * the bigger slot arrays; null otherwise.
+   */
+  private final long[] slotKeys;
+  private final long[] bloom;
+  private final int bloomMask;
 
   private JoinTable(int[] keys, Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
       int[] next, Map<Object, Long> dictionary, MemoryBudget budget) {
@@ -43,6 +51,40 @@ public final class JoinTable implements AutoCloseable {
     this.next = next;
     this.dictionary = dictionary;
     this.budget = budget;
+    if (keys.length == 1 && dictionary.isEmpty()) {
+      slotKeys = new long[slots.length];
+      for (int slot = 0; slot < slots.length; slot++) {
+        if (slots[slot] >= 0) {
+          slotKeys[slot] = keyCodes[2 * slots[slot]];
+        }
+      }
+      int bits = Integer.highestOneBit(Math.max(64, slots.length * 4 - 1)) << 1;
+      bloom = new long[bits / 64];
+      bloomMask = bits - 1;
+      for (int slot = 0; slot < slots.length; slot++) {
+        if (slots[slot] >= 0) {
+          int bit = (int) (mix(slotKeys[slot]) >>> 32) & bloomMask;
+          bloom[bit >>> 6] |= 1L << bit;
+        }
+      }
+      budget.chargeTo(charged(budget) + slots.length * 8L + bloom.length * 8L);
+    } else {
+      slotKeys = null;
+      bloom = null;
+      bloomMask = 0;
+    }
+  }
+
+  private static long charged(MemoryBudget budget) {
+    return budget.charged();
+  }
+
+  /** The hash {@link #hash} gives the tuple (v, 0): one integer key without flags. */
+  private static long mix(long v) {
+    long h = (0x9E3779B97F4A7C15L ^ v) * 0xC2B2AE3D27D4EB4FL;
+    h ^= h >>> 29;
+    h *= 0xC2B2AE3D27D4EB4FL;
+    return h ^ (h >>> 29);
   }
 
   /** Build rows, distinct keys are not counted. */
@@ -72,7 +114,7 @@ public final class JoinTable implements AutoCloseable {
     int n = batch.size();
     if (probeKeys.length == 1) {
       Col key = batch.column(probeKeys[0]);
-      if (key.kind == Kind.LONG && key.wide == null) {
+      if (key.kind == Kind.LONG && key.wide == null && slotKeys != null) {
         return probeLongs(key, n);
       }
     }
@@ -111,20 +153,24 @@ public final class JoinTable implements AutoCloseable {
     int[] buildRows = new int[n];
     int count = 0;
     long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    long[] filter = bloom;
+    long[] slotted = slotKeys;
     for (int i = 0; i < n; i++) {
-      if (key.isNull(i)) {
+      if (nulls != null && nulls[i]) {
         continue;
       }
       long v = values[i];
-      long h = (0x9E3779B97F4A7C15L ^ v) * 0xC2B2AE3D27D4EB4FL;
-      h ^= h >>> 29;
-      h *= 0xC2B2AE3D27D4EB4FL;
-      h ^= h >>> 29;
+      long h = mix(v);
+      int bit = (int) (h >>> 32) & bloomMask;
+      if ((filter[bit >>> 6] & (1L << bit)) == 0) {
+        continue;
+      }
       int slot = (int) h & mask;
       int g;
       while (true) {
         g = slots[slot];
-        if (g < 0 || keyCodes[2 * g] == v && keyCodes[2 * g + 1] == 0) {
+        if (g < 0 || slotted[slot] == v) {
           break;
         }
         slot = (slot + 1) & mask;

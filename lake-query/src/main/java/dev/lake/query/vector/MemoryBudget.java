@@ -29,6 +29,11 @@ final class MemoryBudget implements AutoCloseable {
     charged = bytes;
   }
 
+  /** The bytes charged so far. */
+  long charged() {
+    return charged;
+  }
+
   @Override
   public void close() {
     reservation.close();
