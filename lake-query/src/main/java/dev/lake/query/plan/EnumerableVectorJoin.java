@@ -3,6 +3,7 @@ package dev.lake.query.plan;
 import dev.lake.query.vector.VectorPlan;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -101,8 +102,17 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
     BlockBuilder body = new BlockBuilder();
     List<Expression> buildRows = new ArrayList<>();
     List<RowShape> buildShapes = new ArrayList<>();
+    List<Optional<BuildScan>> buildScans = new ArrayList<>();
     for (int i = 0; i < builds.size(); i++) {
       RelNode build = builds.get(i);
+      Optional<BuildScan> scan = BuildScan.of(build);
+      buildScans.add(scan);
+      if (scan.isPresent()) {
+        // Read as Arrow batches by the call: no rows are generated for it.
+        buildRows.add(Expressions.constant(null, Enumerable.class));
+        buildShapes.add(RowShape.ARRAY);
+        continue;
+      }
       Result result = implementor.visitChild(this, i, (EnumerableRel) build, pref);
       ShapedInput rows = ShapedInput.of(implementor, build.getRowType(), result, body, "build" + i);
       buildRows.add(rows.rows());
@@ -110,7 +120,7 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
     }
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
     RowShape shape = ShapedInput.shapeOf(physType.getFormat());
-    Expression call = implementor.stash(new VectorJoinCall(table.reference().key(), plan, buildShapes, shape),
+    Expression call = implementor.stash(new VectorJoinCall(table.reference().key(), plan, buildShapes, buildScans, shape),
         VectorJoinCall.class);
     body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT,
         Expressions.newArrayInit(Enumerable.class, buildRows))));

@@ -8,6 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
@@ -24,15 +29,18 @@ import org.apache.calcite.linq4j.Linq4j;
  *
  * @param reference the probe table's reference (how the execution's scan source is found)
  * @param buildShapes the row shape of each build side's rows, in slot order
+ * @param buildScans per slot, the scan read directly as Arrow batches (its rows expression is then null)
  * @param shape the shape of the rows returned
  */
-public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> buildShapes, RowShape shape) {
+public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> buildShapes,
+    List<Optional<BuildScan>> buildScans, RowShape shape) {
   private static final int CANCEL_CHECK_ROWS = 4_096;
 
   public VectorJoinCall {
     Objects.requireNonNull(reference, "reference");
     Objects.requireNonNull(plan, "plan");
     buildShapes = List.copyOf(buildShapes);
+    buildScans = List.copyOf(buildScans);
     Objects.requireNonNull(shape, "shape");
   }
 
@@ -61,8 +69,9 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
     List<JoinTable> tables = new ArrayList<>(Arrays.asList(new JoinTable[builds.length]));
     try {
       for (JoinSpec spec : plan.joins()) {
-        tables.set(spec.slot(), build(spec, builds[spec.slot()], buildShapes.get(spec.slot()), scans.allocator(),
-            cancelled));
+        Optional<BuildScan> scan = buildScans.get(spec.slot());
+        tables.set(spec.slot(), scan.isPresent() ? build(spec, scan.get(), root, scans.allocator(), cancelled)
+            : build(spec, builds[spec.slot()], buildShapes.get(spec.slot()), scans.allocator(), cancelled));
       }
       List<Object> out = new ArrayList<>();
       try (Enumerator<Object> rows = scans.vectorRows(plan.bind(tables), shape).enumerator()) {
@@ -96,6 +105,34 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
       JoinTable table = builder.finish();
       built = true;
       return table;
+    } finally {
+      if (!built) {
+        builder.abandon();
+      }
+    }
+  }
+
+  private static JoinTable build(JoinSpec spec, BuildScan scan, DataContext root, BufferAllocator allocator,
+      AtomicBoolean cancelled) {
+    Object source = root.get(LanceScanCall.sourceVariable(scan.reference()));
+    if (!(source instanceof ScanSource)) {
+      throw new IllegalStateException("no scan source is bound for table reference '" + scan.reference() + "'");
+    }
+    JoinBuilder builder = new JoinBuilder(spec, allocator);
+    boolean built = false;
+    try (ArrowReader reader = ((ScanSource) source).batches(scan.columns(), scan.filter(), Optional.empty())) {
+      while (reader.loadNextBatch()) {
+        if (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get())) {
+          throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
+        }
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        builder.addBatch(batch.getFieldVectors(), batch.getRowCount());
+      }
+      JoinTable table = builder.finish();
+      built = true;
+      return table;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
     } finally {
       if (!built) {
         builder.abandon();

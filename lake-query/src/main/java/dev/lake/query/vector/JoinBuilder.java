@@ -3,7 +3,9 @@ package dev.lake.query.vector;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Collects the rows of a join's build side, as the row runtime produces them (Calcite's values: Integer/Long/Short/
@@ -110,6 +112,44 @@ public final class JoinBuilder {
       throw new IllegalStateException("a join's build side produced a " + value.getClass().getSimpleName()
           + " where a number was expected");
     }
+  }
+
+  /**
+   * Adds every row of a batch of Arrow vectors (a build side that is a plain table scan: no detour through row
+   * objects), its columns in build column order.
+   */
+  public void addBatch(List<FieldVector> vectors, int rowCount) {
+    if (spec.counted() || vectors.size() != longs.length) {
+      throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
+    }
+    Batch batch = ArrowBatch.all(vectors, rowCount);
+    while (capacity - rows < rowCount) {
+      grow();
+    }
+    for (int c = 0; c < longs.length; c++) {
+      Col col = batch.column(c);
+      for (int i = 0; i < rowCount; i++) {
+        int at = rows + i;
+        if (col.isNull(i)) {
+          if (nulls[c] == null) {
+            nulls[c] = new boolean[capacity];
+          }
+          nulls[c][at] = true;
+        } else if (strings[c] != null) {
+          strings[c][at] = col.strings.bytes(i);
+        } else if (doubles[c] != null) {
+          doubles[c][at] = col.doubles[i];
+        } else if (col.isWide(i)) {
+          if (wide[c] == null) {
+            wide[c] = new BigDecimal[capacity];
+          }
+          wide[c][at] = col.wide[i];
+        } else {
+          longs[c][at] = col.longs[i];
+        }
+      }
+    }
+    rows += rowCount;
   }
 
   private void grow() {
