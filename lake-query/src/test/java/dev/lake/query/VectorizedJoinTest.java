@@ -178,6 +178,23 @@ class VectorizedJoinTest extends LakeTestSupport {
         calciteJoins.prepare(tpch).pins(), List.of(), allocator)).rows()));
   }
 
+  @Test
+  void buildSidesAreChargedToTheQueryMemoryLimit() {
+    String join = "SELECT COUNT(*) AS n FROM fact f JOIN fact g ON f.id = g.id";
+    assertThat(explain(service, join)).startsWith("join-vectorized");
+    assertThat(query(join).rows()).containsExactly(List.of((long) FRAGMENTS * ROWS_PER_FRAGMENT));
+    try (QueryService limited = new QueryService(catalog, engine,
+        new QueryOptions(1_000, 300_000, java.time.Clock.systemUTC()))) {
+      String scan = "SELECT COUNT(*) AS n FROM fact WHERE id >= 0";
+      assertThat(collect(limited.execute(scan, limited.prepare(scan).pins(), List.of(), allocator)).rows())
+          .as("the scan alone fits the limit").containsExactly(List.of((long) FRAGMENTS * ROWS_PER_FRAGMENT));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> collect(limited.execute(join,
+          limited.prepare(join).pins(), List.of(), allocator)))
+          .isInstanceOf(org.apache.arrow.memory.OutOfMemoryException.class)
+          .hasMessageContaining("query.memory-limit");
+    }
+  }
+
   private static String randomQuery(Random random) {
     String factFilter = random.nextBoolean() ? "" : " AND f.qty < " + random.nextInt(100);
     String[] amounts = {"SUM(f.amount)", "MIN(f.qty)", "MAX(f.amount)", "COUNT(f.qty)", "COUNT(*)",
