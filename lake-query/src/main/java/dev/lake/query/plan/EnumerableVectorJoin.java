@@ -120,7 +120,8 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
     }
     PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
     RowShape shape = ShapedInput.shapeOf(physType.getFormat());
-    Expression call = implementor.stash(new VectorJoinCall(table.reference().key(), plan, buildShapes, buildScans, shape),
+    Expression call = implementor.stash(
+        new VectorJoinCall(table.reference().key(), plan, buildShapes, buildScans, shape),
         VectorJoinCall.class);
     body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT,
         Expressions.newArrayInit(Enumerable.class, buildRows))));
