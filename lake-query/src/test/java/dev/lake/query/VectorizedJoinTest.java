@@ -179,6 +179,15 @@ class VectorizedJoinTest extends LakeTestSupport {
   }
 
   @Test
+  void differentAggregatesOverTheSameJoinStayApart() {
+    String sql = "SELECT d.name, SUM(f.amount) AS v FROM fact f JOIN dim1 d ON f.ik = d.ik GROUP BY d.name"
+        + " UNION ALL SELECT d.name, MAX(f.amount) AS v FROM fact f JOIN dim1 d ON f.ik = d.ik GROUP BY d.name";
+    assertThat(explain(service, sql)).contains("EnumerableVectorJoin");
+    assertThat(sorted(query(sql).rows())).isEqualTo(sorted(collect(calciteJoins.execute(sql,
+        calciteJoins.prepare(sql).pins(), List.of(), allocator)).rows()));
+  }
+
+  @Test
   void buildSidesAreChargedToTheQueryMemoryLimit() {
     String join = "SELECT COUNT(*) AS n FROM fact f JOIN fact g ON f.id = g.id";
     assertThat(explain(service, join)).startsWith("join-vectorized");

@@ -44,10 +44,12 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
   private final VectorPlan plan;
   private final String why;
   private final double rowCount;
+  private final String subtree;
 
   EnumerableVectorJoin(RelOptCluster cluster, RelTraitSet traits, List<RelNode> builds, RelDataType rowType,
-      LanceTable table, VectorPlan plan, String why, double rowCount) {
+      LanceTable table, VectorPlan plan, String why, double rowCount, String subtree) {
     super(cluster, traits);
+    this.subtree = subtree;
     this.builds = new ArrayList<>(builds);
     this.rowType = rowType;
     this.table = table;
@@ -79,12 +81,12 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new EnumerableVectorJoin(getCluster(), traits, inputs, rowType, table, plan, why, rowCount);
+    return new EnumerableVectorJoin(getCluster(), traits, inputs, rowType, table, plan, why, rowCount, subtree);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return VectorJoin.explain(super.explainTerms(pw), builds, table, plan, why);
+    return VectorJoin.explain(super.explainTerms(pw), builds, table, plan, why, subtree);
   }
 
   @Override
@@ -141,7 +143,7 @@ public final class EnumerableVectorJoin extends AbstractRelNode implements Enume
         builds.add(convert(build, build.getTraitSet().replace(EnumerableConvention.INSTANCE)));
       }
       return new EnumerableVectorJoin(join.getCluster(), join.getTraitSet().replace(EnumerableConvention.INSTANCE),
-          builds, join.getRowType(), join.table(), join.plan(), join.why(), join.rowCount());
+          builds, join.getRowType(), join.table(), join.plan(), join.why(), join.rowCount(), join.subtree());
     }
   }
 }

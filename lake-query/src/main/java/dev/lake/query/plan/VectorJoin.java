@@ -8,7 +8,9 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -28,11 +30,14 @@ public final class VectorJoin extends AbstractRelNode {
   private final VectorPlan plan;
   private final String why;
   private final double rowCount;
+  /** The replaced subtree as text: part of the digest, so two vectorized joins are equal only if their plans are. */
+  private final String subtree;
 
   VectorJoin(RelOptCluster cluster, RelTraitSet traits, List<RelNode> builds, RelDataType rowType, LanceTable table,
-      VectorPlan plan, String why, double rowCount) {
+      VectorPlan plan, String why, double rowCount, String subtree) {
     super(cluster, traits);
     this.rowCount = rowCount;
+    this.subtree = subtree;
     this.builds = new ArrayList<>(builds);
     this.rowType = rowType;
     this.table = Objects.requireNonNull(table, "table");
@@ -42,11 +47,16 @@ public final class VectorJoin extends AbstractRelNode {
 
   static VectorJoin of(RelNode replaced, List<RelNode> builds, LanceTable table, VectorPlan plan, String why) {
     return new VectorJoin(replaced.getCluster(), replaced.getCluster().traitSetOf(Convention.NONE), builds,
-        replaced.getRowType(), table, plan, why, replaced.getCluster().getMetadataQuery().getRowCount(replaced));
+        replaced.getRowType(), table, plan, why, replaced.getCluster().getMetadataQuery().getRowCount(replaced),
+        RelOptUtil.toString(replaced, SqlExplainLevel.DIGEST_ATTRIBUTES));
   }
 
   LanceTable table() {
     return table;
+  }
+
+  String subtree() {
+    return subtree;
   }
 
   double rowCount() {
@@ -79,16 +89,17 @@ public final class VectorJoin extends AbstractRelNode {
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new VectorJoin(getCluster(), traits, inputs, rowType, table, plan, why, rowCount);
+    return new VectorJoin(getCluster(), traits, inputs, rowType, table, plan, why, rowCount, subtree);
   }
 
   @Override
   public RelWriter explainTerms(RelWriter pw) {
-    return explain(super.explainTerms(pw), builds, table, plan, why);
+    return explain(super.explainTerms(pw), builds, table, plan, why, subtree);
   }
 
   /** The terms the logical and executable nodes show in EXPLAIN. */
-  static RelWriter explain(RelWriter pw, List<RelNode> builds, LanceTable table, VectorPlan plan, String why) {
+  static RelWriter explain(RelWriter pw, List<RelNode> builds, LanceTable table, VectorPlan plan, String why,
+      String subtree) {
     for (int i = 0; i < builds.size(); i++) {
       pw.input("build" + i, builds.get(i));
     }
@@ -97,7 +108,8 @@ public final class VectorJoin extends AbstractRelNode {
         .item("columns", plan.columns())
         .itemIf("filter", plan.lanceFilter().orElse(""), plan.lanceFilter().isPresent())
         .item("engine", "vectorized")
-        .item("why", why);
+        .item("why", why)
+        .itemIf("subtree", subtree, pw.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES);
   }
 
   @Override
