@@ -188,6 +188,19 @@ class VectorizedJoinTest extends LakeTestSupport {
   }
 
   @Test
+  void aggregateBuildSideIsReducedToTheGroupsTheProbeSideCanMatch() {
+    String sql = "SELECT d.name, COUNT(*) AS n, SUM(g.total) AS total, MAX(g.items) AS items FROM dim1 d"
+        + " JOIN (SELECT id, ik, SUM(amount) AS total, COUNT(qty) AS items FROM fact GROUP BY id, ik) g"
+        + " ON d.ik = g.id WHERE d.weight > 10 GROUP BY d.name";
+    String plan = explain(service, sql);
+    assertThat(plan).startsWith("join-vectorized").contains("EnumerableVectorJoin(probe=[dim1]")
+        .as("the grouped fact rows are only those whose id a dim1 key matches")
+        .contains("EnumerableVectorJoin(probe=[fact]");
+    assertThat(sorted(query(sql).rows())).isEqualTo(sorted(collect(calciteJoins.execute(sql,
+        calciteJoins.prepare(sql).pins(), List.of(), allocator)).rows()));
+  }
+
+  @Test
   void buildSidesAreChargedToTheQueryMemoryLimit() {
     String join = "SELECT COUNT(*) AS n FROM fact f JOIN fact g ON f.id = g.id";
     assertThat(explain(service, join)).startsWith("join-vectorized");

@@ -76,6 +76,7 @@ final class ProbeJoins {
       }
     }
     int slot = builds.size();
+    build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
     RelNode counted = VectorJoins.countedBuild(build);
     builds.add(counted == null ? build : counted);
     List<Op> ops = new ArrayList<>();
