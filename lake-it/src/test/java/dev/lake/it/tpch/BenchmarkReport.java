@@ -133,7 +133,9 @@ final class BenchmarkReport {
     text.append("`path`: vectorized = the whole query ran in lake's vectorized executor (parallel fragment scans,"
         + " filter, projection and hash aggregation over Arrow batches; `query.executor=auto` picked it); lance-sql ="
         + " the whole query ran in Lance's SQL engine (DataFusion) and its batches streamed"
-        + " out; calcite = Calcite's Enumerable runtime joins, over pushed-down subtrees and Lance scans. `plan 1st`"
+        + " out; join-vectorized = an aggregate over inner joins ran in the vectorized executor (the biggest table's"
+        + " parallel scan probes hash tables built from the other join inputs), the rest in Calcite;"
+        + " calcite = Calcite's Enumerable runtime joins, over pushed-down subtrees and Lance scans. `plan 1st`"
         + " = the first EXPLAIN of the query through JDBC (parse, validate, optimize, round trip; includes estimating"
         + " the distinct values of join columns not seen before, once per table version, and in Q1 the JVM's and"
         + " Lance's warm-up); `plan` = median of 3 more EXPLAINs (optimization of a validated statement).\n\n");

@@ -122,6 +122,11 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
+  public BufferAllocator allocator() {
+    return resources.allocator();
+  }
+
+  @Override
   public ArrowReader sql(String sql) {
     return resources.track(snapshot.sql(sql, SQL_TABLE));
   }

@@ -75,6 +75,7 @@ final class PlanRules {
   /** The Volcano phase: Enumerable implementations of logical operators. */
   static final List<RelOptRule> PHYSICAL = List.of(
       EnumerableLanceSqlScan.RULE,
+      EnumerableVectorJoin.RULE,
       EnumerableRules.ENUMERABLE_JOIN_RULE,
       EnumerableRules.ENUMERABLE_CORRELATE_RULE,
       EnumerableRules.ENUMERABLE_PROJECT_RULE,

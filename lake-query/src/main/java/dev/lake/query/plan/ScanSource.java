@@ -49,6 +49,12 @@ public interface ScanSource {
    */
   Enumerable<Object> vectorRows(dev.lake.query.vector.VectorPlan plan, RowShape shape);
 
+  /**
+   * The executing statement's allocator: operators charge their Java-heap state to it, so the query's memory limit
+   * bounds them (a vectorized join's build sides).
+   */
+  org.apache.arrow.memory.BufferAllocator allocator();
+
   /** Lance's own batches of a statement run by its SQL engine on this table; the caller closes the reader. */
   ArrowReader sql(String sql);
 }

@@ -22,7 +22,7 @@ record ShapedInput(Expression rows, PhysType physType, RowShape shape) {
   static ShapedInput of(EnumerableRelImplementor implementor, RelDataType rowType, EnumerableRel.Result child,
       BlockBuilder builder, String name) {
     Expression rows = builder.append(name, child.block);
-    RowShape shape = shape(child.physType.getFormat());
+    RowShape shape = shapeOf(child.physType.getFormat());
     if (shape != null) {
       return new ShapedInput(rows, child.physType, shape);
     }
@@ -31,7 +31,8 @@ record ShapedInput(Expression rows, PhysType physType, RowShape shape) {
     return new ShapedInput(converted, arrays, RowShape.ARRAY);
   }
 
-  private static RowShape shape(JavaRowFormat format) {
+  /** The shape of rows in {@code format}, or null when lake's calls cannot read it directly. */
+  static RowShape shapeOf(JavaRowFormat format) {
     switch (format) {
       case SCALAR:
         return RowShape.SCALAR;

@@ -39,7 +39,22 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
   /** The path's name, for logs: pass-through, lance-sql or calcite. */
   public String path() {
     return passThrough.isPresent() ? "pass-through" : lanceSql().isPresent()
-        ? (lanceSql().get().statement().vector().isPresent() ? "vectorized" : "lance-sql") : "calcite";
+        ? (lanceSql().get().statement().vector().isPresent() ? "vectorized" : "lance-sql")
+        : vectorJoin(enumerable.get()) != null ? "join-vectorized" : "calcite";
+  }
+
+  /** The first vectorized join in {@code rel}'s tree, or null. */
+  private static EnumerableVectorJoin vectorJoin(RelNode rel) {
+    if (rel instanceof EnumerableVectorJoin) {
+      return (EnumerableVectorJoin) rel;
+    }
+    for (RelNode input : rel.getInputs()) {
+      EnumerableVectorJoin found = vectorJoin(input);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /** The plan as text for EXPLAIN: the path taken, then the operator tree. */
@@ -61,6 +76,11 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
       header = "lance-sql: the whole statement runs in Lance's SQL engine on table " + sql.table().name()
           + " version " + sql.table().pin().version() + " and its Arrow batches stream out (pushed: "
           + String.join(", ", sql.pushed()) + ")";
+    } else if (vectorJoin(rel) != null) {
+      EnumerableVectorJoin join = vectorJoin(rel);
+      header = "join-vectorized: lake's vectorized operators scan table " + join.table().name() + " version "
+          + join.table().pin().version() + " and probe hash tables of the other join inputs, which Calcite's"
+          + " Enumerable runtime (or a pushed-down subtree) computes first; the rest runs in Calcite's runtime";
     } else {
       header = "calcite: Calcite's Enumerable runtime computes the rows (LanceSqlScan subtrees run in Lance's SQL"
           + " engine, Lance scans below it get their projections and filters pushed; computed TIME/TIMESTAMP values"

@@ -259,6 +259,9 @@ public final class StatementPlanner {
       rel = OuterJoinCounts.rewrite(rel, relBuilder);
     }
     if (lanceSql) {
+      if (executor != SubtreeExecutor.LANCE_SQL) {
+        rel = VectorJoins.rewrite(rel);
+      }
       rel = LancePushdown.rewrite(rel, executor);
     }
     rel = hep(PlanRules.LATE, rel);

@@ -18,6 +18,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -30,18 +31,29 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Compiles a single-table subtree — [sort/limit] over filters and projections over one aggregate over filters and
  * projections over a {@link LanceTableScan} — into a {@link VectorPlan}, or says why it cannot
- * ({@link Unsupported}).
+ * ({@link Unsupported}). With {@link ProbeJoins}, the path from the top to the scan may also pass inner equi-joins,
+ * which become probes of hash tables built from their other inputs ({@link VectorJoins}).
  */
 final class VectorPlanner {
   private VectorPlanner() {}
 
   static VectorPlan compile(RelNode subtree, LanceTableScan scan) throws Unsupported {
+    return compile(subtree, scan, null);
+  }
+
+  /**
+   * Compiles a subtree whose path from the top to {@code scan} may pass inner joins: {@code joins} says which input of
+   * each join leads to the scan and turns the join into probe operators (null: a single-table subtree).
+   */
+  static VectorPlan compile(RelNode subtree, LanceTableScan scan, ProbeJoins joins) throws Unsupported {
     List<RelNode> chain = new ArrayList<>();
-    for (RelNode rel = subtree; rel != scan; rel = rel.getInput(0)) {
+    for (RelNode rel = subtree; rel != scan;
+        rel = joins != null && rel instanceof Join ? rel.getInput(joins.probeInput((Join) rel)) : rel.getInput(0)) {
       chain.add(rel);
     }
     Collections.reverse(chain);
@@ -118,9 +130,21 @@ final class VectorPlanner {
         List<Col> extended = new ArrayList<>(shapes);
         List<Expr> steps = new ArrayList<>();
         List<RexNode> exprs = program.getExprList();
+        // Literals go back into the calls that use them: a SEARCH needs its range set, EXTRACT its time unit.
+        RexShuttle inlineLiterals = new RexShuttle() {
+          @Override
+          public RexNode visitLocalRef(RexLocalRef ref) {
+            RexNode expr = exprs.get(ref.getIndex());
+            return expr instanceof RexLiteral ? expr : new RexInputRef(ref.getIndex(), ref.getType());
+          }
+        };
         for (int k = inputCount; k < exprs.size(); k++) {
-          steps.add(new ExprCompiler(rexBuilder, extended).compile(exprs.get(k)));
-          extended.add(ExprCompiler.shape(exprs.get(k).getType()));
+          RexNode expr = exprs.get(k);
+          boolean flag = expr instanceof RexLiteral && (((RexLiteral) expr).getTypeName() == SqlTypeName.SARG
+              || ((RexLiteral) expr).getTypeName() == SqlTypeName.SYMBOL);
+          steps.add(new ExprCompiler(rexBuilder, extended).compile(expr.accept(inlineLiterals)));
+          extended.add(ExprCompiler.shape(flag ? rexBuilder.getTypeFactory().createSqlType(SqlTypeName.BIGINT)
+              : expr.getType()));
         }
         List<RexLocalRef> projected = program.getProjectList();
         int[] outputs = new int[projected.size()];
@@ -140,6 +164,26 @@ final class VectorPlanner {
           throw new Unsupported("GROUPING SETS");
         }
         keys = aggregate.getGroupSet().toArray();
+        int argOffset = 0;
+        if (!isPrefix(keys)) {
+          // The aggregate reads its keys as the first columns (its partials are merged by key position).
+          int[] outputs = new int[keys.length + shapes.size()];
+          List<Col> reordered = new ArrayList<>();
+          for (int k = 0; k < keys.length; k++) {
+            outputs[k] = keys[k];
+            reordered.add(shapes.get(keys[k]));
+          }
+          for (int c = 0; c < shapes.size(); c++) {
+            outputs[keys.length + c] = c;
+          }
+          reordered.addAll(shapes);
+          ops.add(new Op.Program(shapes.size(), List.of(), outputs));
+          shapes = reordered;
+          argOffset = keys.length;
+          for (int k = 0; k < keys.length; k++) {
+            keys[k] = k;
+          }
+        }
         keyShapes = new Col[keys.length];
         List<Col> next = new ArrayList<>();
         for (int k = 0; k < keys.length; k++) {
@@ -149,7 +193,7 @@ final class VectorPlanner {
         argShapes = new Col[aggregate.getAggCallList().size()];
         for (int a = 0; a < argShapes.length; a++) {
           AggregateCall call = aggregate.getAggCallList().get(a);
-          AggSpec spec = spec(call, shapes);
+          AggSpec spec = spec(call, shapes, argOffset);
           specs.add(spec);
           argShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
           next.add(ExprCompiler.shape(call.getType()));
@@ -157,6 +201,10 @@ final class VectorPlanner {
         shapes = next;
       } else if (rel instanceof Sort) {
         sort = (Sort) rel;
+      } else if (rel instanceof Join && joins != null && aggregate == null) {
+        ProbeJoins.Step step = joins.probe((Join) rel, shapes, rexBuilder);
+        before.addAll(step.ops());
+        shapes = step.shapes();
       } else {
         throw new Unsupported("operator " + rel.getRelTypeName());
       }
@@ -208,7 +256,17 @@ final class VectorPlanner {
     return shape;
   }
 
-  private static AggSpec spec(AggregateCall call, List<Col> inputs) throws Unsupported {
+  private static boolean isPrefix(int[] keys) {
+    for (int k = 0; k < keys.length; k++) {
+      if (keys[k] != k) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @param offset added to the call's argument (columns were inserted before the aggregate's input) */
+  private static AggSpec spec(AggregateCall call, List<Col> inputs, int offset) throws Unsupported {
     if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()) {
       throw new Unsupported("aggregate " + call);
     }
@@ -235,7 +293,7 @@ final class VectorPlanner {
       default:
         throw new Unsupported("aggregate function " + call.getAggregation().getName());
     }
-    int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
+    int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0) + offset;
     if (argument < 0 && function != AggSpec.Function.COUNT) {
       throw new Unsupported("aggregate " + call);
     }

@@ -132,7 +132,7 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
         out.longs[i] = test(Double.compare(a.asDouble(i), b.asDouble(i))) ? 1 : 0;
       }
     } else if (a.kind == Kind.STRING && (op == '=' || op == '!') && right instanceof Expr.Literal) {
-      byte[] constant = b.strings.bytes(0);
+      byte[] constant = ((Expr.Literal) right).value().strings.bytes(0); // also when the batch is empty
       for (int i = 0; i < n; i++) {
         out.longs[i] = a.strings.equalTo(i, constant) == (op == '=') ? 1 : 0;
       }

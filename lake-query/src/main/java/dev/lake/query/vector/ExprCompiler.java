@@ -67,6 +67,10 @@ public final class ExprCompiler {
     RexCall call = (RexCall) expanded;
     Col type = call.getKind() == SqlKind.CHAR_LENGTH ? null : shape(call.getType());
     switch (call.getKind()) {
+      case EXTRACT:
+        return extract(call);
+      case LIKE:
+        return like(call);
       case PLUS:
       case MINUS:
       case TIMES:
@@ -107,6 +111,32 @@ public final class ExprCompiler {
       default:
         throw new Unsupported("function " + call.getOperator().getName());
     }
+  }
+
+  private Expr extract(RexCall call) throws Unsupported {
+    RexNode unit = call.getOperands().get(0);
+    RexNode date = call.getOperands().get(1);
+    Object range = unit instanceof RexLiteral ? ((RexLiteral) unit).getValue() : null;
+    if (date.getType().getSqlTypeName() != SqlTypeName.DATE
+        || range != org.apache.calcite.avatica.util.TimeUnitRange.YEAR
+        && range != org.apache.calcite.avatica.util.TimeUnitRange.MONTH) {
+      throw new Unsupported("EXTRACT of " + range + " from " + date.getType().getSqlTypeName());
+    }
+    return new DatePart(compile(date), range == org.apache.calcite.avatica.util.TimeUnitRange.YEAR);
+  }
+
+  private Expr like(RexCall call) throws Unsupported {
+    if (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral)
+        || call.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.LIKE) {
+      throw new Unsupported("LIKE with an escape, a computed pattern or negated");
+    }
+    Expr input = compile(call.getOperands().get(0));
+    String pattern = ((RexLiteral) call.getOperands().get(1)).getValueAs(String.class);
+    Like like = input.kind() == Kind.STRING && pattern != null ? Like.of(input, pattern) : null;
+    if (like == null) {
+      throw new Unsupported("LIKE pattern " + pattern);
+    }
+    return like;
   }
 
   private Expr arith(RexCall call, Col type) throws Unsupported {
@@ -184,6 +214,11 @@ public final class ExprCompiler {
   }
 
   private Expr literal(RexLiteral literal) throws Unsupported {
+    if (literal.getTypeName() == SqlTypeName.SARG || literal.getTypeName() == SqlTypeName.SYMBOL) {
+      // A program's separate step for a SEARCH's range set or a function's flag: the calls that read them get the
+      // literal itself (see VectorPlanner), so this step is never read.
+      return new Expr.Literal(Col.longs(1, 0));
+    }
     Col type = shape(literal.getType());
     Col value;
     if (type.kind == Kind.STRING || literal.getType().getSqlTypeName() == SqlTypeName.CHAR) {

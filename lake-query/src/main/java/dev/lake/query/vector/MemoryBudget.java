@@ -23,10 +23,15 @@ final class MemoryBudget implements AutoCloseable {
       return;
     }
     if (!reservation.add(bytes - charged)) {
-      throw new OutOfMemoryException("the query's aggregation state needs " + bytes + " bytes, more than its memory"
-          + " limit allows (query.memory-limit); add filters or fewer group keys, or raise the limit");
+      throw new OutOfMemoryException("the query's aggregation or join state needs " + bytes + " bytes, more than its"
+          + " memory limit allows (query.memory-limit); add filters or fewer group keys, or raise the limit");
     }
     charged = bytes;
+  }
+
+  /** The bytes charged so far. */
+  long charged() {
+    return charged;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.lake.query.vector;
 import java.util.List;
 
 /** A batch-at-a-time operator between the scan and the aggregate, or after the aggregate. */
-public sealed interface Op permits Op.Filter, Op.Program {
+public sealed interface Op permits Op.Filter, Op.Program, Op.Probe {
   Batch apply(Batch batch);
 
   /**
@@ -70,6 +70,40 @@ public sealed interface Op permits Op.Filter, Op.Program {
         columns[i] = extended.column(outputs[i]);
       }
       return Batch.of(columns, batch.size());
+    }
+  }
+
+  /**
+   * Probes one inner equi-join's build side ({@link JoinSpec}): keeps the rows with a matching build row, once per
+   * match, and adds the build row's columns. A plan holds it unbound ({@code table} null: plans are cached and shared);
+   * {@link VectorPlan#bind} gives each execution a copy holding the table that execution built.
+   */
+  record Probe(JoinSpec spec, JoinTable table) implements Op {
+    @Override
+    public Batch apply(Batch batch) {
+      if (table == null) {
+        throw new IllegalStateException("a vectorized join ran before its build side was bound");
+      }
+      if (batch.size() == 0) {
+        return JoinedBatch.of(batch, table, new int[0], 0, spec);
+      }
+      JoinTable.Matches matches = table.probe(batch, spec.probeKeys());
+      Batch probed = matches.count() == batch.size() && isIdentity(matches.probeRows(), matches.count()) ? batch
+          : batch.select(matches.probeRows(), matches.count());
+      return JoinedBatch.of(probed, table, matches.buildRows(), matches.count(), spec);
+    }
+
+    Probe bind(JoinTable built) {
+      return new Probe(spec, built);
+    }
+
+    private static boolean isIdentity(int[] rows, int count) {
+      for (int i = 0; i < count; i++) {
+        if (rows[i] != i) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 

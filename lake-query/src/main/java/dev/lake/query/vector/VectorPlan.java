@@ -29,6 +29,30 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
     }
   }
 
+  /** The joins the probe pipeline runs (in {@link #before}), each needing its build side bound per execution. */
+  public List<JoinSpec> joins() {
+    List<JoinSpec> joins = new java.util.ArrayList<>();
+    for (Op op : before) {
+      if (op instanceof Op.Probe) {
+        joins.add(((Op.Probe) op).spec());
+      }
+    }
+    return joins;
+  }
+
+  /**
+   * This plan for one execution: each join probes the table built for its slot ({@code tables.get(slot)}). The plan
+   * itself stays unbound, so a cached plan is shared by concurrent executions.
+   */
+  public VectorPlan bind(List<JoinTable> tables) {
+    List<Op> bound = new java.util.ArrayList<>(before.size());
+    for (Op op : before) {
+      bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot())) : op);
+    }
+    return new VectorPlan(table, columns, lanceFilter, scanFilter, bound, keys, keyShapes, aggregates, argShapes,
+        after, sort, offset, fetch, output);
+  }
+
   /** One ORDER BY key over the result columns. */
   public record SortKey(int column, boolean descending, boolean nullsFirst) {}
 

@@ -7,5 +7,7 @@
  * dev.lake.query.vector.ExprCompiler} turns Calcite expressions into {@link dev.lake.query.vector.Expr}s or says why
  * it cannot; {@link dev.lake.query.vector.VectorExecutor} runs a {@link dev.lake.query.vector.VectorPlan} on a pinned
  * snapshot with a {@link dev.lake.query.vector.VectorRuntime}'s bounded thread pool and sampled-selectivity cache.
+ * Inner equi-joins on the way from the scan to the aggregate are {@link dev.lake.query.vector.Op.Probe}s of
+ * {@link dev.lake.query.vector.JoinTable}s that each execution builds from the other join inputs first.
  */
 package dev.lake.query.vector;

@@ -1,0 +1,338 @@
+package dev.lake.query.vector;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The build side of one vectorized inner hash join, built once per execution before the probe scan starts and then
+ * only read (by every fragment's worker at once): the build rows as columns, and an open-addressing table from each
+ * distinct join key to the chain of build rows holding it, so a probe row matching a duplicated key yields one output
+ * row per build row. Keys are encoded into long tuples: integers, dates and decimals as their unscaled longs, doubles
+ * as their bits, strings and decimals beyond a long through a dictionary built here (a probe value absent from it
+ * matches nothing). Rows with a NULL key are left out: NULL never equals anything.
+ */
+public final class JoinTable implements AutoCloseable {
+  /** Memory charged per build row beyond its values: key words, chain link, slots. */
+  private static final int BYTES_PER_ROW_OVERHEAD = 40;
+
+  private final int[] keys;
+  private final Col[] columns;
+  private final int rows;
+  private final int width;
+  private final long[] keyCodes;
+  private final int[] slots;
+  private final int mask;
+  /** Per distinct key: its first build row; per build row: the next row of the same key (-1 ends a chain). */
+  private final int[] first;
+  private final int[] next;
+  private final Map<Object, Long> dictionary;
+  private final MemoryBudget budget;
+  /**
+   * For a single integer key (no dictionary values): the key of each slot's group beside {@link #slots}, so a probe
+   * reads one array, and a bit filter (8 bits per key) that most probe rows of a selective join fail before touching
+   * the bigger slot arrays; null otherwise.
+   */
+  private final long[] slotKeys;
+  private final long[] bloom;
+  private final int bloomMask;
+
+  private JoinTable(int[] keys, Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
+      int[] next, Map<Object, Long> dictionary, MemoryBudget budget) {
+    this.keys = keys;
+    this.columns = columns;
+    this.rows = rows;
+    this.width = width;
+    this.keyCodes = keyCodes;
+    this.slots = slots;
+    this.mask = slots.length - 1;
+    this.first = first;
+    this.next = next;
+    this.dictionary = dictionary;
+    this.budget = budget;
+    if (keys.length == 1 && dictionary.isEmpty()) {
+      slotKeys = new long[slots.length];
+      for (int slot = 0; slot < slots.length; slot++) {
+        if (slots[slot] >= 0) {
+          slotKeys[slot] = keyCodes[2 * slots[slot]];
+        }
+      }
+      int bits = Integer.highestOneBit(Math.max(64, slots.length * 4 - 1)) << 1;
+      bloom = new long[bits / 64];
+      bloomMask = bits - 1;
+      for (int slot = 0; slot < slots.length; slot++) {
+        if (slots[slot] >= 0) {
+          int bit = (int) (mix(slotKeys[slot]) >>> 32) & bloomMask;
+          bloom[bit >>> 6] |= 1L << bit;
+        }
+      }
+      budget.chargeTo(charged(budget) + slots.length * 8L + bloom.length * 8L);
+    } else {
+      slotKeys = null;
+      bloom = null;
+      bloomMask = 0;
+    }
+  }
+
+  private static long charged(MemoryBudget budget) {
+    return budget.charged();
+  }
+
+  /** The hash {@link #hash} gives the tuple (v, 0): one integer key without flags. */
+  private static long mix(long v) {
+    long h = (0x9E3779B97F4A7C15L ^ v) * 0xC2B2AE3D27D4EB4FL;
+    h ^= h >>> 29;
+    h *= 0xC2B2AE3D27D4EB4FL;
+    return h ^ (h >>> 29);
+  }
+
+  /** Build rows, distinct keys are not counted. */
+  public int rows() {
+    return rows;
+  }
+
+  /** Build column {@code c} (every build row, in input order). */
+  Col column(int c) {
+    return columns[c];
+  }
+
+  int columnCount() {
+    return columns.length;
+  }
+
+  @Override
+  public void close() {
+    budget.close();
+  }
+
+  /**
+   * The matches of {@code batch}'s rows, whose join keys are its columns {@code probeKeys} (in the order of this
+   * table's keys): probe row and build row of each match, probe rows ascending.
+   */
+  Matches probe(Batch batch, int[] probeKeys) {
+    int n = batch.size();
+    if (probeKeys.length == 1) {
+      Col key = batch.column(probeKeys[0]);
+      if (key.kind == Kind.LONG && key.wide == null && slotKeys != null) {
+        return probeLongs(key, n);
+      }
+    }
+    long[] codes = new long[n * width];
+    boolean[] skip = new boolean[n];
+    for (int k = 0; k < probeKeys.length; k++) {
+      encodeProbe(k, batch.column(probeKeys[k]), codes, skip, n);
+    }
+    int[] probeRows = new int[n];
+    int[] buildRows = new int[n];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (skip[i]) {
+        continue;
+      }
+      int g = find(codes, i * width);
+      if (g < 0) {
+        continue;
+      }
+      for (int row = first[g]; row >= 0; row = next[row]) {
+        if (count == probeRows.length) {
+          probeRows = Arrays.copyOf(probeRows, count * 2);
+          buildRows = Arrays.copyOf(buildRows, count * 2);
+        }
+        probeRows[count] = i;
+        buildRows[count] = row;
+        count++;
+      }
+    }
+    return new Matches(probeRows, buildRows, count);
+  }
+
+  /** {@link #probe} for one integer key (the common case: TPC-H's keys), without the tuple encoding. */
+  private Matches probeLongs(Col key, int n) {
+    int[] probeRows = new int[n];
+    int[] buildRows = new int[n];
+    int count = 0;
+    long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    long[] filter = bloom;
+    long[] slotted = slotKeys;
+    for (int i = 0; i < n; i++) {
+      if (nulls != null && nulls[i]) {
+        continue;
+      }
+      long v = values[i];
+      long h = mix(v);
+      int bit = (int) (h >>> 32) & bloomMask;
+      if ((filter[bit >>> 6] & (1L << bit)) == 0) {
+        continue;
+      }
+      int slot = (int) h & mask;
+      int g;
+      while (true) {
+        g = slots[slot];
+        if (g < 0 || slotted[slot] == v) {
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (g < 0) {
+        continue;
+      }
+      for (int row = first[g]; row >= 0; row = next[row]) {
+        if (count == probeRows.length) {
+          probeRows = Arrays.copyOf(probeRows, count * 2);
+          buildRows = Arrays.copyOf(buildRows, count * 2);
+        }
+        probeRows[count] = i;
+        buildRows[count] = row;
+        count++;
+      }
+    }
+    return new Matches(probeRows, buildRows, count);
+  }
+
+  /** Matching row pairs: {@code probeRows[i]} of the probe batch joins {@code buildRows[i]} of this table. */
+  record Matches(int[] probeRows, int[] buildRows, int count) {}
+
+  private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
+    int flags = keys.length;
+    long objectFlag = 1L << k;
+    for (int i = 0; i < n; i++) {
+      if (skip[i]) {
+        continue;
+      }
+      if (col.isNull(i)) {
+        skip[i] = true;
+        continue;
+      }
+      int at = i * width;
+      if (col.kind == Kind.STRING || col.isWide(i)) {
+        Long id = dictionary.get(objectKey(col, i));
+        if (id == null) {
+          skip[i] = true;
+          continue;
+        }
+        codes[at + k] = id;
+        codes[at + flags] |= objectFlag;
+      } else {
+        codes[at + k] = plainCode(col, i);
+      }
+    }
+  }
+
+  private static long plainCode(Col col, int i) {
+    if (col.kind == Kind.DOUBLE) {
+      double d = col.doubles[i];
+      return Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+    }
+    return col.longs[i];
+  }
+
+  private static Object objectKey(Col col, int i) {
+    return col.kind == Kind.STRING ? ByteBuffer.wrap(col.strings.bytes(i)) : col.wide[i].stripTrailingZeros();
+  }
+
+  private int find(long[] codes, int offset) {
+    int slot = (int) hash(codes, offset, width) & mask;
+    while (true) {
+      int g = slots[slot];
+      if (g < 0) {
+        return -1;
+      }
+      if (Arrays.equals(keyCodes, g * width, g * width + width, codes, offset, offset + width)) {
+        return g;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private static long hash(long[] codes, int offset, int width) {
+    long h = 0x9E3779B97F4A7C15L;
+    for (int w = 0; w < width; w++) {
+      h = (h ^ codes[offset + w]) * 0xC2B2AE3D27D4EB4FL;
+      h ^= h >>> 29;
+    }
+    return h;
+  }
+
+  /**
+   * Builds a table over build columns (all of the same length), keyed by the columns {@code keys}; the build side's
+   * memory (values, keys, chains) is charged to {@code budget} as the table is built.
+   */
+  static JoinTable build(Col[] columns, int rows, int[] keys, MemoryBudget budget) {
+    int width = keys.length + 1;
+    budget.chargeTo(estimatedBytes(columns, rows));
+    Map<Object, Long> dictionary = new HashMap<>();
+    long[] codes = new long[rows * width];
+    boolean[] skip = new boolean[rows];
+    for (int k = 0; k < keys.length; k++) {
+      Col col = columns[keys[k]];
+      for (int i = 0; i < rows; i++) {
+        if (skip[i]) {
+          continue;
+        }
+        if (col.isNull(i)) {
+          skip[i] = true;
+          continue;
+        }
+        int at = i * width;
+        if (col.kind == Kind.STRING || col.isWide(i)) {
+          Object key = objectKey(col, i);
+          Long id = dictionary.get(key);
+          if (id == null) {
+            id = (long) dictionary.size();
+            dictionary.put(key, id);
+          }
+          codes[at + k] = id;
+          codes[at + keys.length] |= 1L << k;
+        } else {
+          codes[at + k] = plainCode(col, i);
+        }
+      }
+    }
+    int capacity = Integer.highestOneBit(Math.max(16, rows) * 2 - 1) << 1;
+    int[] slots = new int[capacity];
+    Arrays.fill(slots, -1);
+    int mask = capacity - 1;
+    long[] keyCodes = new long[Math.max(1, rows) * width];
+    int[] first = new int[Math.max(1, rows)];
+    int[] next = new int[Math.max(1, rows)];
+    int[] last = new int[Math.max(1, rows)];
+    int groups = 0;
+    for (int i = 0; i < rows; i++) {
+      next[i] = -1;
+      if (skip[i]) {
+        continue;
+      }
+      int offset = i * width;
+      int slot = (int) hash(codes, offset, width) & mask;
+      while (true) {
+        int g = slots[slot];
+        if (g < 0) {
+          g = groups++;
+          System.arraycopy(codes, offset, keyCodes, g * width, width);
+          first[g] = i;
+          last[g] = i;
+          slots[slot] = g;
+          break;
+        }
+        if (Arrays.equals(keyCodes, g * width, g * width + width, codes, offset, offset + width)) {
+          // Appended at the chain's end: matches come out in build order.
+          next[last[g]] = i;
+          last[g] = i;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    return new JoinTable(keys.clone(), columns, rows, width, keyCodes, slots, first, next, dictionary, budget);
+  }
+
+  private static long estimatedBytes(Col[] columns, int rows) {
+    long bytes = (long) rows * BYTES_PER_ROW_OVERHEAD;
+    for (Col col : columns) {
+      bytes += (long) rows * (col.kind == Kind.STRING ? 48 : 9);
+    }
+    return bytes;
+  }
+}
