@@ -122,7 +122,7 @@ public final class JoinBuilder {
     if (spec.counted() || vectors.size() != longs.length) {
       throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
     }
-    Batch batch = ArrowBatch.all(vectors, rowCount);
+    Batch batch = ScanBatch.all(vectors, rowCount);
     while (capacity - rows < rowCount) {
       grow();
     }
