@@ -132,6 +132,52 @@ class VectorizedJoinTest extends LakeTestSupport {
   }
 
   @Test
+  void buildSideScansReadTheColumnCacheWithTheirFilter() {
+    Schema build = new Schema(List.of(Field.nullable("k", new ArrowType.Int(64, true)),
+        Field.nullable("label", ArrowType.Utf8.INSTANCE), Field.nullable("w", new ArrowType.Decimal(10, 2, 128))));
+    Schema probe = new Schema(List.of(Field.nullable("k", new ArrowType.Int(64, true)),
+        Field.notNullable("v", new ArrowType.Int(64, true))));
+    List<List<Object>> builds = new ArrayList<>();
+    for (long k = 0; k < 30; k++) {
+      builds.add(row(k, "l" + (k % 4), BigDecimal.valueOf(k * 37 % 1_000, 2)));
+    }
+    builds.add(row(null, "nullkey", BigDecimal.TEN));
+    List<List<Object>> probes = new ArrayList<>();
+    for (long i = 0; i < 2_000; i++) {
+      probes.add(row(i % 41 == 0 ? null : i % 35, i));
+    }
+    createTable("build_t", build, builds);
+    createTable("probe_t", probe, probes);
+    String sql = "SELECT b.label, SUM(p.v) AS total, COUNT(*) AS n FROM probe_t p JOIN build_t b ON p.k = b.k"
+        + " WHERE b.w > 5.00 GROUP BY b.label";
+    assertThat(explain(service, sql)).startsWith("join-vectorized").contains("probe=[probe_t]");
+    java.util.Map<String, long[]> expected = new java.util.TreeMap<>();
+    for (List<Object> p : probes) {
+      for (List<Object> b : builds) {
+        if (p.get(0) != null && p.get(0).equals(b.get(0)) && ((BigDecimal) b.get(2)).compareTo(BigDecimal.valueOf(5))
+            > 0) {
+          long[] sums = expected.computeIfAbsent((String) b.get(1), x -> new long[2]);
+          sums[0] += (Long) p.get(1);
+          sums[1]++;
+        }
+      }
+    }
+    dev.lake.query.vector.ColumnCache.Stats before = service.columnCacheStats();
+    List<List<Object>> first = sorted(query(sql).rows());
+    dev.lake.query.vector.ColumnCache.Stats loaded = service.columnCacheStats();
+    List<List<Object>> second = sorted(query(sql).rows());
+    dev.lake.query.vector.ColumnCache.Stats hit = service.columnCacheStats();
+    List<List<Object>> answer = new ArrayList<>();
+    expected.forEach((label, sums) -> answer.add(List.of(label, sums[0], sums[1])));
+    assertThat(first).isEqualTo(answer);
+    assertThat(second).isEqualTo(answer);
+    assertThat(loaded.misses() - before.misses()).as("probe_t's k, v and build_t's k, label, w loaded once")
+        .isEqualTo(5);
+    assertThat(hit.hits() - loaded.hits()).as("then all five read from the cache").isEqualTo(5);
+    assertThat(hit.misses()).isEqualTo(loaded.misses());
+  }
+
+  @Test
   void duplicateBuildKeysYieldOneRowPerMatchAndNullKeysNeverMatch() {
     String sql = "SELECT COUNT(*) AS n, SUM(f.amount) AS total, COUNT(d.weight) AS weighed FROM fact f"
         + " JOIN dim1 d ON f.ik = d.ik";

@@ -1,6 +1,8 @@
 package dev.lake.query.exec;
 
+import dev.lake.query.vector.CachedScan;
 import dev.lake.query.vector.FragmentScans;
+import dev.lake.query.vector.JoinBuilder;
 import dev.lake.query.vector.VectorExecutor;
 import dev.lake.query.vector.VectorPlan;
 import java.util.ArrayList;
@@ -124,6 +126,20 @@ final class LanceScanSource implements ScanSource {
   @Override
   public BufferAllocator allocator() {
     return resources.allocator();
+  }
+
+  @Override
+  public boolean buildFromCache(CachedScan scan, JoinBuilder builder) {
+    try {
+      return vectors.buildFromCache(scan, fragmentScans(), builder);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("the query was cancelled while a vectorized join read its build side", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -57,4 +57,12 @@ public interface ScanSource {
 
   /** Lance's own batches of a statement run by its SQL engine on this table; the caller closes the reader. */
   ArrowReader sql(String sql);
+
+  /**
+   * Adds the rows of {@code scan} to a join's {@code builder} from the vectorized executor's column cache; false
+   * (nothing added) when this source has no cache or the columns do not fit it.
+   */
+  default boolean buildFromCache(dev.lake.query.vector.CachedScan scan, dev.lake.query.vector.JoinBuilder builder) {
+    return false;
+  }
 }

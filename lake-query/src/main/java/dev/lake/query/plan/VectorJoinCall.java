@@ -120,6 +120,20 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
     }
     JoinBuilder builder = new JoinBuilder(spec, allocator);
     boolean built = false;
+    if (scan.cached().isPresent()) {
+      try {
+        if (((ScanSource) source).buildFromCache(scan.cached().get(), builder)) {
+          JoinTable table = builder.finish();
+          built = true;
+          return table;
+        }
+      } finally {
+        if (!built) {
+          builder.abandon();
+        }
+      }
+      builder = new JoinBuilder(spec, allocator);
+    }
     try (ArrowReader reader = ((ScanSource) source).batches(scan.columns(), scan.filter(), Optional.empty())) {
       while (reader.loadNextBatch()) {
         if (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get())) {

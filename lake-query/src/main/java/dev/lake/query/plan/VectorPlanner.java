@@ -62,40 +62,12 @@ final class VectorPlanner {
     }
     RexBuilder rexBuilder = subtree.getCluster().getRexBuilder();
     List<Field> stored = scan.lanceTable().fields();
-    List<String> columns = new ArrayList<>(scan.columnNames());
-    List<Integer> positions = new ArrayList<>(scan.projects());
-    Optional<Op.Filter> scanFilter = Optional.empty();
+    ScanColumns scanColumns = scanColumns(scan);
+    List<String> columns = new ArrayList<>(scanColumns.columns());
+    Optional<Op.Filter> scanFilter = scanColumns.filter();
     List<Col> shapes = new ArrayList<>();
     for (Field field : scan.outputFields()) {
       shapes.add(shape(field));
-    }
-    if (scan.condition().isPresent()) {
-      RexNode condition = scan.condition().get().accept(new RexShuttle() {
-        @Override
-        public RexNode visitInputRef(RexInputRef ref) {
-          int at = positions.indexOf(ref.getIndex());
-          if (at < 0) {
-            at = positions.size();
-            positions.add(ref.getIndex());
-            columns.add(stored.get(ref.getIndex()).getName());
-          }
-          return new RexInputRef(at, ref.getType());
-        }
-      });
-      List<Col> scanned = new ArrayList<>();
-      for (int position : positions) {
-        scanned.add(shape(stored.get(position)));
-      }
-      try {
-        ExprCompiler compiler = new ExprCompiler(rexBuilder, scanned);
-        List<Expr> conjuncts = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, condition))) {
-          conjuncts.add(compiler.compile(conjunct));
-        }
-        scanFilter = Optional.of(new Op.Filter(conjuncts));
-      } catch (Unsupported e) {
-        columns.subList(scan.projects().size(), columns.size()).clear();
-      }
     }
     if (columns.isEmpty()) {
       columns.add(stored.get(0).getName());
@@ -235,6 +207,49 @@ final class VectorPlanner {
     return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(),
         scanFilter, before, keys, keyShapes, specs,
         argShapes, after, sortKeys, offset, fetch, output);
+  }
+
+  /**
+   * What a vectorized scan of {@code scan} reads: its projected columns, then the columns only its condition uses; and
+   * the condition compiled over them (empty, with only the projected columns, when it has none or the executor
+   * cannot evaluate it — Lance's filter then applies).
+   */
+  record ScanColumns(List<String> columns, Optional<Op.Filter> filter) {}
+
+  static ScanColumns scanColumns(LanceTableScan scan) throws Unsupported {
+    RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
+    List<Field> stored = scan.lanceTable().fields();
+    List<String> columns = new ArrayList<>(scan.columnNames());
+    List<Integer> positions = new ArrayList<>(scan.projects());
+    if (scan.condition().isEmpty()) {
+      return new ScanColumns(columns, Optional.empty());
+    }
+    RexNode condition = scan.condition().get().accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        int at = positions.indexOf(ref.getIndex());
+        if (at < 0) {
+          at = positions.size();
+          positions.add(ref.getIndex());
+          columns.add(stored.get(ref.getIndex()).getName());
+        }
+        return new RexInputRef(at, ref.getType());
+      }
+    });
+    List<Col> scanned = new ArrayList<>();
+    for (int position : positions) {
+      scanned.add(shape(stored.get(position)));
+    }
+    try {
+      ExprCompiler compiler = new ExprCompiler(rexBuilder, scanned);
+      List<Expr> conjuncts = new ArrayList<>();
+      for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, condition))) {
+        conjuncts.add(compiler.compile(conjunct));
+      }
+      return new ScanColumns(columns, Optional.of(new Op.Filter(conjuncts)));
+    } catch (Unsupported e) {
+      return new ScanColumns(columns.subList(0, scan.projects().size()), Optional.empty());
+    }
   }
 
   private static long literal(RexNode node) throws Unsupported {

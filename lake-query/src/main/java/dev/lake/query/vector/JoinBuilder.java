@@ -119,15 +119,32 @@ public final class JoinBuilder {
    * objects), its columns in build column order.
    */
   public void addBatch(List<FieldVector> vectors, int rowCount) {
-    if (spec.counted() || vectors.size() != longs.length) {
+    if (vectors.size() != longs.length) {
       throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
     }
-    Batch batch = ScanBatch.all(vectors, rowCount);
+    add(ScanBatch.all(vectors, rowCount), longs.length);
+  }
+
+  /** Adds every row of a batch whose first {@code width} columns are the build columns, in order. */
+  void add(Batch batch, int width) {
+    if (spec.counted() || width != longs.length) {
+      throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
+    }
+    int rowCount = batch.size();
     while (capacity - rows < rowCount) {
       grow();
     }
     for (int c = 0; c < longs.length; c++) {
       Col col = batch.column(c);
+      if (col.nulls == null && col.wide == null && strings[c] == null) {
+        // the common case: one bulk copy
+        if (doubles[c] != null) {
+          System.arraycopy(col.doubles, 0, doubles[c], rows, rowCount);
+        } else {
+          System.arraycopy(col.longs, 0, longs[c], rows, rowCount);
+        }
+        continue;
+      }
       for (int i = 0; i < rowCount; i++) {
         int at = rows + i;
         if (col.isNull(i)) {

@@ -73,15 +73,47 @@ public final class VectorExecutor {
    * runs here, and the columns of the whole table fit in half the cache (a bigger scan would only evict others).
    */
   private boolean cacheable(VectorPlan plan, FragmentScans scans, List<Integer> fragments) {
+    return (plan.lanceFilter().isEmpty() || plan.scanFilter().isPresent())
+        && fitsCache(plan.columns().size(), scans, fragments);
+  }
+
+  private boolean fitsCache(int columns, FragmentScans scans, List<Integer> fragments) {
     ColumnCache cache = runtime.cache();
-    if (!cache.enabled() || (plan.lanceFilter().isPresent() && plan.scanFilter().isEmpty())) {
+    if (!cache.enabled()) {
       return false;
     }
     long rows = 0;
     for (int fragment : fragments) {
       rows += scans.fragmentRows(fragment);
     }
-    return rows * ESTIMATED_BYTES_PER_VALUE * plan.columns().size() <= cache.maxBytes() / 2;
+    return rows * ESTIMATED_BYTES_PER_VALUE * columns <= cache.maxBytes() / 2;
+  }
+
+  /**
+   * Adds the rows of {@code scan} to {@code builder} from cached columns (loaded first where missing), the filter
+   * evaluated here; false (nothing added) when the columns do not fit the cache — the caller then scans Lance.
+   */
+  public boolean buildFromCache(CachedScan scan, FragmentScans scans, JoinBuilder builder) throws Exception {
+    List<Integer> fragments = scans.fragmentIds();
+    if (!fitsCache(scan.columns().size(), scans, fragments)) {
+      return false;
+    }
+    Map<Integer, CachedColumn[]> columns = cachedColumns(scan.columns(), scans, fragments);
+    for (int fragment : fragments) {
+      CachedColumn[] cached = columns.get(fragment);
+      int rows = cached[0].rows;
+      for (int start = 0; start < rows; start += CHUNK_ROWS) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException("a vectorized join's build scan was cancelled");
+        }
+        Batch batch = ScanBatch.range(cached, start, Math.min(rows, start + CHUNK_ROWS));
+        if (scan.filter().isPresent()) {
+          batch = scan.filter().get().apply(batch);
+        }
+        builder.add(batch, scan.outputs());
+      }
+    }
+    return true;
   }
 
   /**
@@ -91,12 +123,7 @@ public final class VectorExecutor {
   private List<Object[]> runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments) throws Exception {
     List<Op> before = new ArrayList<>(plan.before());
     plan.scanFilter().ifPresent(filter -> before.add(0, filter));
-    Map<Integer, CachedColumn[]> columns = new HashMap<>();
-    List<Callable<Map.Entry<Integer, CachedColumn[]>>> loads = new ArrayList<>();
-    for (int fragment : fragments) {
-      loads.add(() -> Map.entry(fragment, cachedColumns(plan, scans, fragment)));
-    }
-    parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+    Map<Integer, CachedColumn[]> columns = cachedColumns(plan.columns(), scans, fragments);
     List<Callable<HashAggregate>> tasks = new ArrayList<>();
     long splitRows = Math.max(CHUNK_ROWS, runtime.splitRows());
     for (int fragment : fragments) {
@@ -111,10 +138,21 @@ public final class VectorExecutor {
     return aggregate(plan, scans, tasks);
   }
 
-  /** The plan's columns of one fragment from the cache; those missing are read from Lance in one scan and cached. */
-  private CachedColumn[] cachedColumns(VectorPlan plan, FragmentScans scans, int fragment) throws Exception {
+  /** {@code names} of every fragment from the cache, missing ones loaded a fragment per worker. */
+  private Map<Integer, CachedColumn[]> cachedColumns(List<String> names, FragmentScans scans, List<Integer> fragments)
+      throws Exception {
+    Map<Integer, CachedColumn[]> columns = new HashMap<>();
+    List<Callable<Map.Entry<Integer, CachedColumn[]>>> loads = new ArrayList<>();
+    for (int fragment : fragments) {
+      loads.add(() -> Map.entry(fragment, cachedColumns(names, scans, fragment)));
+    }
+    parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+    return columns;
+  }
+
+  /** Columns of one fragment from the cache; those missing are read from Lance in one scan and cached. */
+  private CachedColumn[] cachedColumns(List<String> names, FragmentScans scans, int fragment) throws Exception {
     ColumnCache cache = runtime.cache();
-    List<String> names = plan.columns();
     CachedColumn[] out = new CachedColumn[names.size()];
     List<String> missing = new ArrayList<>();
     for (int c = 0; c < out.length; c++) {
