@@ -83,11 +83,17 @@ final class CachedColumn {
     return bytes + (nulls == null ? 0 : rows) + 64;
   }
 
-  /** Rows {@code rows[0..size)} (ascending) as a working column. */
-  Col read(int[] rows, int size) {
+  /** Rows {@code rows[0..size)} (ascending) as a working column; null rows: the {@code size} rows from {@code from}. */
+  Col read(int[] rows, int from, int size) {
+    if (rows == null && (kind == Kind.STRING || nulls != null || wide != null)) {
+      rows = new int[size];
+      for (int i = 0; i < size; i++) {
+        rows[i] = from + i;
+      }
+    }
     Col col = new Col(kind, size, scale);
-    int first = size == 0 ? 0 : rows[0];
-    boolean contiguous = size == 0 || rows[size - 1] - first == size - 1;
+    int first = rows == null ? from : size == 0 ? 0 : rows[0];
+    boolean contiguous = rows == null || size == 0 || rows[size - 1] - first == size - 1;
     if (longs != null) {
       col.longs = contiguous ? Arrays.copyOfRange(longs, first, first + size) : gather(longs, rows, size);
     }

@@ -51,6 +51,11 @@ public final class ColumnCache {
     return Optional.ofNullable(cached);
   }
 
+  /** The cached column, without counting a hit or a miss. */
+  CachedColumn peek(String versionKey, int fragment, String column) {
+    return columns.getIfPresent(new Key(versionKey, fragment, column));
+  }
+
   void put(String versionKey, int fragment, String column, CachedColumn value) {
     if (enabled()) {
       columns.put(new Key(versionKey, fragment, column), value);

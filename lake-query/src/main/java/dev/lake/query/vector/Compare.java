@@ -11,8 +11,8 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
     int n = batch.size();
-    int[] positions = Batch.positions(n);
-    int kept = refine(batch, positions, n);
+    int[] positions = new int[n];
+    int kept = refineAll(batch, positions);
     if (kept < 0) {
       return Expr.Bool.super.trueRows(batch, count);
     }
@@ -27,6 +27,16 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
    */
   @Override
   public int refine(Batch batch, int[] positions, int count) {
+    return refine(batch, positions, count, false);
+  }
+
+  @Override
+  public int refineAll(Batch batch, int[] positions) {
+    return refine(batch, positions, batch.size(), true);
+  }
+
+  /** With {@code identity}, position j is row j (positions is only written). */
+  private int refine(Batch batch, int[] positions, int count, boolean identity) {
     if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
       return -1;
     }
@@ -68,42 +78,42 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
     switch (op) {
       case '=':
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] == c ? 1 : 0;
         }
         break;
       case '!':
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] != c ? 1 : 0;
         }
         break;
       case '<':
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] < c ? 1 : 0;
         }
         break;
       case 'l':
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] <= c ? 1 : 0;
         }
         break;
       case '>':
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] > c ? 1 : 0;
         }
         break;
       default:
         for (int j = 0; j < count; j++) {
-          int p = positions[j];
+          int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] >= c ? 1 : 0;
         }

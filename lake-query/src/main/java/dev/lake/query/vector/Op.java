@@ -24,8 +24,10 @@ public sealed interface Op permits Op.Filter, Op.Program, Op.Probe {
       int next = 0;
       while (next < conjuncts.size() && selected > 0 && (conjuncts.get(next) instanceof Range
           || conjuncts.get(next) instanceof Compare && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input)) {
-        int[] refined = positions == null ? Batch.positions(n) : positions;
-        int refinedCount = ((Refinable) conjuncts.get(next)).refine(batch, refined, selected);
+        Refinable conjunct = (Refinable) conjuncts.get(next);
+        int[] refined = positions == null ? new int[n] : positions;
+        int refinedCount = positions == null ? conjunct.refineAll(batch, refined)
+            : conjunct.refine(batch, refined, selected);
         if (refinedCount < 0) {
           break;
         }

@@ -78,6 +78,16 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
 
   @Override
   public int refine(Batch batch, int[] positions, int count) {
+    return refine(batch, positions, count, false);
+  }
+
+  @Override
+  public int refineAll(Batch batch, int[] positions) {
+    return refine(batch, positions, batch.size(), true);
+  }
+
+  /** With {@code identity}, position j is row j (positions is only written). */
+  private int refine(Batch batch, int[] positions, int count, boolean identity) {
     ScanBatch.Direct direct = batch instanceof ScanBatch ? ((ScanBatch) batch).direct(input.index()) : null;
     long[] x;
     boolean[] nulls;
@@ -101,7 +111,7 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
     long width = high - low;
     int kept = 0;
     for (int j = 0; j < count; j++) {
-      int p = positions[j];
+      int p = identity ? j : positions[j];
       positions[kept] = p;
       kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
     }
@@ -120,8 +130,8 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
   @Override
   public int[] trueRows(Batch batch, int[] count) {
     int n = batch.size();
-    int[] positions = Batch.positions(n);
-    int kept = refine(batch, positions, n);
+    int[] positions = new int[n];
+    int kept = refineAll(batch, positions);
     if (kept < 0) {
       return Expr.Bool.super.trueRows(batch, count);
     }

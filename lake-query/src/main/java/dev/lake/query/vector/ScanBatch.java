@@ -10,23 +10,26 @@ import org.apache.arrow.vector.FieldVector;
  * {@link Col} on first use.
  */
 final class ScanBatch implements Batch {
-  /** Reads the given rows of one scanned column. */
+  /** Reads the given rows of one scanned column: {@code rows}, or when null the {@code size} rows from {@code from}. */
   @FunctionalInterface
   interface Columns {
-    Col read(int column, int[] rows, int size);
+    Col read(int column, int[] rows, int from, int size);
   }
 
   private final Columns source;
   /** The cached columns read, or null for Arrow vectors. */
   private final CachedColumn[] cached;
+  /** The selected rows, ascending; null while they are the contiguous range from {@link #from}. */
   private final int[] rows;
+  private final int from;
   private final int size;
   private final Col[] columns;
 
-  private ScanBatch(Columns source, CachedColumn[] cached, int width, int[] rows, int size) {
+  private ScanBatch(Columns source, CachedColumn[] cached, int width, int[] rows, int from, int size) {
     this.source = source;
     this.cached = cached;
     this.rows = rows;
+    this.from = from;
     this.size = size;
     this.columns = new Col[width];
   }
@@ -38,12 +41,12 @@ final class ScanBatch implements Batch {
    * tests.
    */
   Direct direct(int column) {
-    if (cached == null || size == 0 || rows[size - 1] - rows[0] != size - 1) {
+    if (cached == null || size == 0 || rows != null && rows[size - 1] - rows[0] != size - 1) {
       return null;
     }
     CachedColumn values = cached[column];
-    return values.kind == Kind.LONG && !values.hasWide() ? new Direct(values.longs(), values.nulls(), rows[0],
-        values.scale) : null;
+    return values.kind == Kind.LONG && !values.hasWide() ? new Direct(values.longs(), values.nulls(),
+        rows == null ? from : rows[0], values.scale) : null;
   }
 
   /** See {@link #direct}. */
@@ -56,14 +59,14 @@ final class ScanBatch implements Batch {
 
   /** Rows {@code from} (inclusive) to {@code to} (exclusive) of loaded Arrow vectors. */
   static ScanBatch range(LoadedColumn[] vectors, int from, int to) {
-    return new ScanBatch((c, rows, size) -> ColumnReader.read(vectors[c], rows, size), null, vectors.length,
-        rows(from, to), to - from);
+    return new ScanBatch((c, rows, first, size) -> ColumnReader.read(vectors[c],
+        rows != null ? rows : rows(first, first + size), size), null, vectors.length, null, from, to - from);
   }
 
   /** Rows {@code from} (inclusive) to {@code to} (exclusive) of a fragment's cached columns. */
   static ScanBatch range(CachedColumn[] cached, int from, int to) {
-    return new ScanBatch((c, rows, size) -> cached[c].read(rows, size), cached, cached.length, rows(from, to),
-        to - from);
+    return new ScanBatch((c, rows, first, size) -> cached[c].read(rows, first, size), cached, cached.length, null,
+        from, to - from);
   }
 
   private static int[] rows(int from, int to) {
@@ -83,7 +86,7 @@ final class ScanBatch implements Batch {
   public Col column(int index) {
     Col column = columns[index];
     if (column == null) {
-      column = source.read(index, rows, size);
+      column = source.read(index, rows, from, size);
       columns[index] = column;
     }
     return column;
@@ -92,10 +95,16 @@ final class ScanBatch implements Batch {
   @Override
   public Batch select(int[] positions, int count) {
     int[] selected = new int[count];
-    for (int i = 0; i < count; i++) {
-      selected[i] = rows[positions[i]];
+    if (rows == null) {
+      for (int i = 0; i < count; i++) {
+        selected[i] = from + positions[i];
+      }
+    } else {
+      for (int i = 0; i < count; i++) {
+        selected[i] = rows[positions[i]];
+      }
     }
-    ScanBatch out = new ScanBatch(source, cached, columns.length, selected, count);
+    ScanBatch out = new ScanBatch(source, cached, columns.length, selected, 0, count);
     for (int c = 0; c < columns.length; c++) {
       if (columns[c] != null) {
         out.columns[c] = columns[c].select(positions, count);

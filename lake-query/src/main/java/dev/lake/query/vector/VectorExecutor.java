@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * columns come from the cache (read from Lance once per table version) and splits of them are filtered and
  * aggregated in one pass. Otherwise each fragment is scanned (one Lance scan of every needed column; the filter
  * pushed into Lance only when sampling says it is selective). Either way splits aggregate into partial
- * {@link HashAggregate}s on the runtime's pool, at most one per worker at a time for this query; partials are merged
+ * {@link HashAggregate}s on the runtime's pool, at most two per worker at a time for this query; partials are merged
  * on the calling thread, then the post-aggregate operators, the sort and the limit run on the grouped rows.
  */
 public final class VectorExecutor {
@@ -144,10 +144,32 @@ public final class VectorExecutor {
     Map<Integer, CachedColumn[]> columns = new HashMap<>();
     List<Callable<Map.Entry<Integer, CachedColumn[]>>> loads = new ArrayList<>();
     for (int fragment : fragments) {
-      loads.add(() -> Map.entry(fragment, cachedColumns(names, scans, fragment)));
+      CachedColumn[] hit = cachedOnly(names, scans, fragment);
+      if (hit != null) {
+        columns.put(fragment, hit);
+      } else {
+        loads.add(() -> Map.entry(fragment, cachedColumns(names, scans, fragment)));
+      }
     }
-    parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+    if (!loads.isEmpty()) {
+      parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+    }
     return columns;
+  }
+
+  /** The columns of one fragment when all are cached (no task needed), else null. */
+  private CachedColumn[] cachedOnly(List<String> names, FragmentScans scans, int fragment) {
+    CachedColumn[] out = new CachedColumn[names.size()];
+    for (int c = 0; c < out.length; c++) {
+      out[c] = runtime.cache().peek(scans.versionKey(), fragment, names.get(c));
+      if (out[c] == null) {
+        return null;
+      }
+    }
+    for (int c = 0; c < out.length; c++) {
+      runtime.cache().get(scans.versionKey(), fragment, names.get(c));
+    }
+    return out;
   }
 
   /** Columns of one fragment from the cache; those missing are read from Lance in one scan and cached. */
@@ -236,7 +258,7 @@ public final class VectorExecutor {
   }
 
   /**
-   * Runs {@code tasks} on the runtime's pool, at most one per worker at a time for this query, handing each result
+   * Runs {@code tasks} on the runtime's pool, at most two per worker at a time for this query, handing each result
    * to {@code done} on the calling thread; the first failure cancels the rest and is thrown.
    */
   private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done) throws Exception {
@@ -247,7 +269,8 @@ public final class VectorExecutor {
     int inFlight = 0;
     try {
       while (!waiting.isEmpty() || inFlight > 0) {
-        while (!waiting.isEmpty() && inFlight < runtime.threads()) {
+        // two tasks per worker in flight: a worker never waits for this thread to hand it the next one
+        while (!waiting.isEmpty() && inFlight < 2 * runtime.threads()) {
           Callable<T> task = waiting.poll();
           running.add(completion.submit(() -> workers.run(task)));
           inFlight++;
