@@ -231,6 +231,21 @@ class VectorizedExecutorTest extends LakeTestSupport {
   }
 
   @Test
+  void aggregateOfAggregatesRunsVectorized() {
+    for (String sql : List.of(
+        "SELECT MAX(total) AS top, MIN(total) AS bottom, SUM(total) AS whole, COUNT(*) AS groups_n FROM"
+            + " (SELECT s, SUM(price) AS total FROM items WHERE qty > 5 GROUP BY s) t",
+        "SELECT c, COUNT(*) AS n FROM (SELECT k, \"d\", COUNT(*) AS c FROM items GROUP BY k, \"d\") t GROUP BY c"
+            + " ORDER BY c")) {
+      assertThat(explain(sql)).as(sql).startsWith("vectorized").contains("engine=[vectorized]");
+      List<List<Object>> vectorized = query(sql).rows();
+      List<List<Object>> lance = collect(lanceSql.execute(sql, lanceSql.prepare(sql).pins(), List.of(), allocator))
+          .rows();
+      assertThat(vectorized).as(sql).hasSameSizeAs(lance).containsExactlyInAnyOrderElementsOf(lance);
+    }
+  }
+
+  @Test
   void plannerKeepsAggregatesOfManyGroupsInLanceSql() {
     String many = explain("SELECT v, SUM(c) AS total FROM keyed GROUP BY v");
     assertThat(many).startsWith("lance-sql").contains("engine=[lance-sql]").contains("groups: Lance's SQL engine");

@@ -127,10 +127,31 @@ final class VectorPlanner {
         }
         ops.add(new Op.Program(inputCount, steps, outputs));
         shapes = next;
-      } else if (rel instanceof Aggregate) {
-        if (aggregate != null) {
-          throw new Unsupported("two aggregates");
+      } else if (rel instanceof Aggregate && aggregate != null) {
+        // an aggregate of the grouped rows (Q15's MAX over the revenue per supplier): it runs on the merged groups
+        Aggregate regroup = (Aggregate) rel;
+        if (regroup.getGroupType() != Aggregate.Group.SIMPLE) {
+          throw new Unsupported("GROUPING SETS");
         }
+        int[] regroupKeys = regroup.getGroupSet().toArray();
+        Col[] regroupKeyShapes = new Col[regroupKeys.length];
+        List<Col> next = new ArrayList<>();
+        for (int k = 0; k < regroupKeys.length; k++) {
+          regroupKeyShapes[k] = shapes.get(regroupKeys[k]);
+          next.add(regroupKeyShapes[k]);
+        }
+        List<AggSpec> regroupSpecs = new ArrayList<>();
+        Col[] regroupArgShapes = new Col[regroup.getAggCallList().size()];
+        for (int a = 0; a < regroupArgShapes.length; a++) {
+          AggregateCall call = regroup.getAggCallList().get(a);
+          AggSpec spec = spec(call, shapes, 0);
+          regroupSpecs.add(spec);
+          regroupArgShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
+          next.add(ExprCompiler.shape(call.getType()));
+        }
+        after.add(new Op.Regroup(regroupKeys, regroupKeyShapes, regroupSpecs, regroupArgShapes));
+        shapes = next;
+      } else if (rel instanceof Aggregate) {
         aggregate = (Aggregate) rel;
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
           throw new Unsupported("GROUPING SETS");

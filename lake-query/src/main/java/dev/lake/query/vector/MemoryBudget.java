@@ -17,9 +17,18 @@ final class MemoryBudget implements AutoCloseable {
     this.reservation = allocator.newReservation();
   }
 
+  private MemoryBudget() {
+    this.reservation = null;
+  }
+
+  /** A budget that charges nothing: for state bounded by what another operator already charged. */
+  static MemoryBudget none() {
+    return new MemoryBudget();
+  }
+
   /** Raises the charge to {@code bytes} in total (never lowers it). */
   void chargeTo(long bytes) {
-    if (bytes <= charged) {
+    if (reservation == null || bytes <= charged) {
       return;
     }
     if (!reservation.add(bytes - charged)) {
@@ -36,6 +45,8 @@ final class MemoryBudget implements AutoCloseable {
 
   @Override
   public void close() {
-    reservation.close();
+    if (reservation != null) {
+      reservation.close();
+    }
   }
 }

@@ -3,7 +3,7 @@ package dev.lake.query.vector;
 import java.util.List;
 
 /** A batch-at-a-time operator between the scan and the aggregate, or after the aggregate. */
-public sealed interface Op permits Op.Filter, Op.Program, Op.Probe {
+public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup {
   Batch apply(Batch batch);
 
   /**
@@ -106,6 +106,27 @@ public sealed interface Op permits Op.Filter, Op.Program, Op.Probe {
         }
       }
       return true;
+    }
+  }
+
+  /**
+   * Aggregates the grouped rows again (an aggregate over an aggregate): one hash aggregate over the whole batch,
+   * which holds the first aggregate's merged groups (already charged to the query's memory).
+   */
+  record Regroup(int[] keys, Col[] keyShapes, List<AggSpec> aggregates, Col[] argShapes) implements Op {
+    public Regroup {
+      keys = keys.clone();
+      keyShapes = keyShapes.clone();
+      aggregates = List.copyOf(aggregates);
+      argShapes = argShapes.clone();
+    }
+
+    @Override
+    public Batch apply(Batch batch) {
+      try (HashAggregate aggregate = new HashAggregate(keys, keyShapes, aggregates, argShapes, MemoryBudget.none())) {
+        aggregate.add(batch);
+        return aggregate.result();
+      }
     }
   }
 
