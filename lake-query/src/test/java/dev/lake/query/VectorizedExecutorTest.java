@@ -246,6 +246,29 @@ class VectorizedExecutorTest extends LakeTestSupport {
   }
 
   @Test
+  void plainScansUnderCalcitesJoinsReadCachedColumns() {
+    String sql = "SELECT a.id, a.s, a.price, a.\"d\", b.ratio, b.k FROM items a JOIN items b ON a.id = b.id + 1"
+        + " WHERE a.qty > 30 AND b.ratio < 50.0 AND a.s <> 'b' AND b.\"d\" BETWEEN DATE '1994-06-01' AND DATE"
+        + " '1997-01-01'";
+    assertThat(explain(sql)).contains("LanceTableScan").doesNotContain("VectorJoin");
+    List<List<Object>> fromLance = collect(service.execute(sql, service.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    ColumnCache.Stats before = cache.stats();
+    List<List<Object>> first = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator)).rows();
+    ColumnCache.Stats middle = cache.stats();
+    List<List<Object>> second = collect(cached.execute(sql, cached.prepare(sql).pins(), List.of(), allocator))
+        .rows();
+    ColumnCache.Stats after = cache.stats();
+    assertThat(fromLance).isNotEmpty();
+    assertThat(first).containsExactlyInAnyOrderElementsOf(fromLance);
+    assertThat(second).containsExactlyInAnyOrderElementsOf(fromLance);
+    assertThat(middle.hits() + middle.misses()).as("the scans went through the cache")
+        .isGreaterThan(before.hits() + before.misses());
+    assertThat(after.hits()).as("the second run read cached columns").isGreaterThan(middle.hits());
+    assertThat(after.misses()).isEqualTo(middle.misses());
+  }
+
+  @Test
   void plannerKeepsAggregatesOfManyGroupsInLanceSql() {
     String many = explain("SELECT v, SUM(c) AS total FROM keyed GROUP BY v");
     assertThat(many).startsWith("lance-sql").contains("engine=[lance-sql]").contains("groups: Lance's SQL engine");

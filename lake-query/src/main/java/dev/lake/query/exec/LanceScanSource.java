@@ -129,6 +129,38 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
+  public Optional<Enumerable<Object>> cachedRows(CachedScan scan, List<VectorPlan.Output> types, RowShape shape) {
+    if (!vectors.cacheable(scan, fragmentScans())) {
+      return Optional.empty();
+    }
+    return Optional.of(new ReplayableRows(() -> {
+      java.util.Iterator<Object[]> rows;
+      try {
+        rows = vectors.scanRows(scan, types, fragmentScans());
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("the query was cancelled while its scan loaded cached columns", e);
+      } catch (Exception e) {
+        throw new IllegalStateException("the scan of cached columns failed: " + e.getMessage(), e);
+      }
+      return Linq4j.iterableEnumerator(() -> new java.util.Iterator<Object>() {
+        @Override
+        public boolean hasNext() {
+          return rows.hasNext();
+        }
+
+        @Override
+        public Object next() {
+          Object[] row = rows.next();
+          return shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row;
+        }
+      });
+    }));
+  }
+
+  @Override
   public boolean buildFromCache(CachedScan scan, JoinBuilder builder) {
     try {
       return vectors.buildFromCache(scan, fragmentScans(), builder);

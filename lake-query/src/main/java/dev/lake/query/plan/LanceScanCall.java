@@ -3,6 +3,8 @@ package dev.lake.query.plan;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import dev.lake.query.vector.CachedScan;
+import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 
@@ -13,7 +15,8 @@ import org.apache.calcite.linq4j.Enumerable;
  * scan opens, from the execution's {@link RuntimeKeys}.
  */
 public record LanceScanCall(String reference, List<String> columns, Optional<String> filter, Optional<Long> limit,
-    RowShape shape, List<RuntimeFilter> runtimeFilters) {
+    RowShape shape, List<RuntimeFilter> runtimeFilters, Optional<CachedScan> cached,
+    List<VectorPlan.Output> types) {
   private static final String PREFIX = "lake.scan:";
 
   public LanceScanCall {
@@ -23,6 +26,8 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     Objects.requireNonNull(limit, "limit");
     Objects.requireNonNull(shape, "shape");
     runtimeFilters = List.copyOf(runtimeFilters);
+    Objects.requireNonNull(cached, "cached");
+    types = List.copyOf(types);
   }
 
   /** The data-context variable an execution binds the {@link ScanSource} of {@code reference} to. */
@@ -35,6 +40,12 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     Object source = root.get(sourceVariable(reference));
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
+    }
+    if (cached.isPresent()) {
+      Optional<Enumerable<Object>> rows = ((ScanSource) source).cachedRows(cached.get(), types, shape);
+      if (rows.isPresent()) {
+        return rows.get();
+      }
     }
     RuntimeKeys keys = RuntimeKeys.of(root);
     return ((ScanSource) source).rows(columns, () -> effectiveFilter(keys), limit, shape);

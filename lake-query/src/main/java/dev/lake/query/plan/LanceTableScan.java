@@ -3,6 +3,10 @@ package dev.lake.query.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import dev.lake.query.vector.CachedScan;
+import dev.lake.query.vector.Unsupported;
+import dev.lake.query.vector.VectorPlan;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -203,7 +207,47 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
         throw new IllegalStateException("unexpected row format " + physType.getFormat());
     }
     Expression call = implementor.stash(new LanceScanCall(lanceTable.reference().key(), columnNames(), filter, limit,
-        shape, runtimeFilters), LanceScanCall.class);
+        shape, runtimeFilters, cachedScan(), outputTypes()), LanceScanCall.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable", DataContext.ROOT)));
+  }
+
+  /**
+   * This scan for the vectorized executor's column cache: without a limit or runtime filters (a limit reads little;
+   * runtime filters are Lance filters made at run time), with at least one column, its condition compiled.
+   */
+  private Optional<CachedScan> cachedScan() {
+    if (limit.isPresent() || !runtimeFilters.isEmpty() || columnNames().isEmpty()
+        || filter.isPresent() && condition().isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(this);
+      if (condition().isPresent() && read.filter().isEmpty()) {
+        return Optional.empty();
+      }
+      for (VectorPlan.Output type : outputTypes()) {
+        if (!ROW_TYPES.contains(type.type())) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(new CachedScan(read.columns(), columnNames().size(), read.filter()));
+    } catch (Unsupported e) {
+      return Optional.empty();
+    }
+  }
+
+  /** SQL types whose values the vectorized executor converts to the row runtime's (the rest read Lance). */
+  private static final java.util.Set<SqlTypeName> ROW_TYPES = java.util.EnumSet.of(SqlTypeName.BIGINT,
+      SqlTypeName.INTEGER, SqlTypeName.SMALLINT, SqlTypeName.TINYINT, SqlTypeName.DATE, SqlTypeName.DECIMAL,
+      SqlTypeName.DOUBLE, SqlTypeName.FLOAT, SqlTypeName.REAL, SqlTypeName.BOOLEAN, SqlTypeName.CHAR,
+      SqlTypeName.VARCHAR);
+
+  /** The SQL type (and decimal scale) of each output column. */
+  private List<VectorPlan.Output> outputTypes() {
+    List<VectorPlan.Output> types = new java.util.ArrayList<>();
+    for (org.apache.calcite.rel.type.RelDataTypeField field : getRowType().getFieldList()) {
+      types.add(new VectorPlan.Output(field.getType().getSqlTypeName(), Math.max(0, field.getType().getScale())));
+    }
+    return types;
   }
 }

@@ -59,6 +59,15 @@ public interface ScanSource {
   ArrowReader sql(String sql);
 
   /**
+   * The rows of a plain scan from the vectorized executor's column cache (its condition evaluated over cached
+   * columns), as {@link #rows} would return them; empty when this source has no cache or the columns do not fit it.
+   */
+  default Optional<Enumerable<Object>> cachedRows(dev.lake.query.vector.CachedScan scan,
+      List<dev.lake.query.vector.VectorPlan.Output> types, RowShape shape) {
+    return Optional.empty();
+  }
+
+  /**
    * Adds the rows of {@code scan} to a join's {@code builder} from the vectorized executor's column cache; false
    * (nothing added) when this source has no cache or the columns do not fit it.
    */

@@ -89,6 +89,21 @@ public final class VectorExecutor {
     return rows * ESTIMATED_BYTES_PER_VALUE * columns <= cache.maxBytes() / 2;
   }
 
+  /** Whether {@code scan}'s columns of the table fit the column cache (its rows can come from there). */
+  public boolean cacheable(CachedScan scan, FragmentScans scans) {
+    return fitsCache(scan.columns().size(), scans, scans.fragmentIds());
+  }
+
+  /**
+   * The rows of {@code scan} from cached columns (loaded first where missing), filtered here, as the row runtime's
+   * values of {@code types}; produced as they are consumed. Check {@link #cacheable} first.
+   */
+  public java.util.Iterator<Object[]> scanRows(CachedScan scan, List<VectorPlan.Output> types, FragmentScans scans)
+      throws Exception {
+    List<Integer> fragments = scans.fragmentIds();
+    return new CachedRows(scan, types, fragments, cachedColumns(scan.columns(), scans, fragments));
+  }
+
   /**
    * Adds the rows of {@code scan} to {@code builder} from cached columns (loaded first where missing), the filter
    * evaluated here; false (nothing added) when the columns do not fit the cache — the caller then scans Lance.
