@@ -299,6 +299,10 @@ MUTATIONS = [
      "      } else if (rel instanceof Aggregate && aggregate != null) {",
      "      } else if (rel instanceof Aggregate && aggregate != null && false) {",
      "running an aggregate of the grouped rows in the vectorized executor"),
+    ("9", "lake-query", "RuntimeFilterTest#runtimeFiltersOverCachedColumnsKeepEveryMatchingRow", "lake-query",
+     "lake-query/src/main/java/dev/lake/query/vector/InKeys.java",
+     "      if (at == value) {\n        return true;", "      if (at == value) {\n        return false;",
+     "finding a key in the runtime filter's IN set over cached columns (matching rows would be dropped)"),
     # ---- issue 2 follow-up (a demanding user's expectation): an abandoned ingest does not hold a thread forever ----
     ("2", "lake-it", "IngestIdleTimeoutTest#abandonedIngestIsStoppedAfterIdleTimeout", "lake-flight-server",
      "lake-flight-server/src/main/java/dev/lake/flight/limits/IdleStreams.java",

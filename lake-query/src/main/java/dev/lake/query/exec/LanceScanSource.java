@@ -129,14 +129,15 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
-  public Optional<Enumerable<Object>> cachedRows(CachedScan scan, List<VectorPlan.Output> types, RowShape shape) {
+  public Optional<Enumerable<Object>> cachedRows(CachedScan scan, Supplier<CachedScan> atOpen,
+      List<VectorPlan.Output> types, RowShape shape) {
     if (!vectors.cacheable(scan, fragmentScans())) {
       return Optional.empty();
     }
     return Optional.of(new ReplayableRows(() -> {
       java.util.Iterator<Object[]> rows;
       try {
-        rows = vectors.scanRows(scan, types, fragmentScans());
+        rows = vectors.scanRows(atOpen.get(), types, fragmentScans());
       } catch (RuntimeException e) {
         throw e;
       } catch (InterruptedException e) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import dev.lake.query.vector.CachedScan;
+import dev.lake.query.vector.InKeys;
 import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
@@ -41,14 +42,39 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
     }
+    RuntimeKeys keys = RuntimeKeys.of(root);
     if (cached.isPresent()) {
-      Optional<Enumerable<Object>> rows = ((ScanSource) source).cachedRows(cached.get(), types, shape);
+      // runtime filters are resolved when the scan opens: the hash join above has collected its keys by then
+      Optional<Enumerable<Object>> rows = ((ScanSource) source).cachedRows(cached.get(),
+          () -> withRuntimeFilters(cached.get(), keys), types, shape);
       if (rows.isPresent()) {
         return rows.get();
       }
     }
-    RuntimeKeys keys = RuntimeKeys.of(root);
     return ((ScanSource) source).rows(columns, () -> effectiveFilter(keys), limit, shape);
+  }
+
+  /**
+   * The cached scan with each runtime filter whose keys are ready as an IN-set test over its (integer) column (one
+   * that cannot be written so is left out: a runtime filter only saves work).
+   */
+  private CachedScan withRuntimeFilters(CachedScan scan, RuntimeKeys keys) {
+    if (runtimeFilters.isEmpty()) {
+      return scan;
+    }
+    List<dev.lake.query.vector.Expr> conjuncts = new java.util.ArrayList<>();
+    for (RuntimeFilter runtime : runtimeFilters) {
+      Optional<java.util.Set<Object>> values = keys.keys(runtime.slot());
+      if (values.isEmpty()) {
+        continue;
+      }
+      int column = scan.columns().indexOf(runtime.column());
+      Optional<InKeys> in = column < 0 ? Optional.empty() : InKeys.of(column, values.get());
+      in.ifPresent(conjuncts::add);
+    }
+    scan.filter().ifPresent(filter -> conjuncts.addAll(filter.conjuncts()));
+    return new CachedScan(scan.columns(), scan.outputs(), conjuncts.isEmpty() ? Optional.empty()
+        : Optional.of(new dev.lake.query.vector.Op.Filter(conjuncts)));
   }
 
   /** The pushed filter and every runtime filter whose keys are ready when the scan opens. */

@@ -212,13 +212,21 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   }
 
   /**
-   * This scan for the vectorized executor's column cache: without a limit or runtime filters (a limit reads little;
-   * runtime filters are Lance filters made at run time), with at least one column, its condition compiled.
+   * This scan for the vectorized executor's column cache: without a limit (a limit reads little), with at least one
+   * column, its condition compiled; runtime filters only on integer columns it reads (tested as IN-sets).
    */
   private Optional<CachedScan> cachedScan() {
-    if (limit.isPresent() || !runtimeFilters.isEmpty() || columnNames().isEmpty()
-        || filter.isPresent() && condition().isEmpty()) {
+    if (limit.isPresent() || columnNames().isEmpty() || filter.isPresent() && condition().isEmpty()) {
       return Optional.empty();
+    }
+    for (RuntimeFilter runtime : runtimeFilters) {
+      // tested over cached columns as an IN-set of integers (InKeys): the column must be read and hold integers
+      int at = columnNames().indexOf(runtime.column());
+      SqlTypeName type = at < 0 ? null : getRowType().getFieldList().get(at).getType().getSqlTypeName();
+      if (type != SqlTypeName.BIGINT && type != SqlTypeName.INTEGER && type != SqlTypeName.SMALLINT
+          && type != SqlTypeName.TINYINT) {
+        return Optional.empty();
+      }
     }
     try {
       VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(this);

@@ -61,9 +61,11 @@ public interface ScanSource {
   /**
    * The rows of a plain scan from the vectorized executor's column cache (its condition evaluated over cached
    * columns), as {@link #rows} would return them; empty when this source has no cache or the columns do not fit it.
+   * {@code atOpen} gives the scan to run when it opens ({@code scan} with the runtime filters known then).
    */
   default Optional<Enumerable<Object>> cachedRows(dev.lake.query.vector.CachedScan scan,
-      List<dev.lake.query.vector.VectorPlan.Output> types, RowShape shape) {
+      Supplier<dev.lake.query.vector.CachedScan> atOpen, List<dev.lake.query.vector.VectorPlan.Output> types,
+      RowShape shape) {
     return Optional.empty();
   }
 
