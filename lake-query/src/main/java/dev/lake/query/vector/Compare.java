@@ -46,6 +46,9 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
     }
     ScanBatch.Direct direct = left instanceof Expr.Input && batch instanceof ScanBatch
         ? ((ScanBatch) batch).direct(((Expr.Input) left).index()) : null;
+    if (direct != null && direct.longs() == null) {
+      direct = null; // held as ints: read as a column
+    }
     long[] x;
     boolean[] nulls;
     int base;

@@ -92,6 +92,9 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
     long[] x;
     boolean[] nulls;
     int base;
+    if (direct != null && direct.longs() == null) {
+      return refineInts(direct, positions, count, identity);
+    }
     if (direct != null) {
       x = direct.longs();
       nulls = direct.nulls();
@@ -115,6 +118,33 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
       positions[kept] = p;
       kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
     }
+    if (nulls != null) {
+      int nonNull = 0;
+      for (int k = 0; k < kept; k++) {
+        if (!nulls[base + positions[k]]) {
+          positions[nonNull++] = positions[k];
+        }
+      }
+      kept = nonNull;
+    }
+    return kept;
+  }
+
+  /** {@link #refine} over a cached column held as ints. */
+  private int refineInts(ScanBatch.Direct direct, int[] positions, int count, boolean identity) {
+    if (low > high) {
+      return 0;
+    }
+    int[] x = direct.ints();
+    int base = direct.offset();
+    long width = high - low;
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int p = identity ? j : positions[j];
+      positions[kept] = p;
+      kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
+    }
+    boolean[] nulls = direct.nulls();
     if (nulls != null) {
       int nonNull = 0;
       for (int k = 0; k < kept; k++) {

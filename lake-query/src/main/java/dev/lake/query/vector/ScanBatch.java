@@ -45,12 +45,12 @@ final class ScanBatch implements Batch {
       return null;
     }
     CachedColumn values = cached[column];
-    return values.kind == Kind.LONG && !values.hasWide() ? new Direct(values.longs(), values.nulls(),
+    return values.kind == Kind.LONG && !values.hasWide() ? new Direct(values.longs(), values.ints(), values.nulls(),
         rows == null ? from : rows[0], values.scale) : null;
   }
 
-  /** See {@link #direct}. */
-  record Direct(long[] longs, boolean[] nulls, int offset, int scale) {}
+  /** See {@link #direct}: the values are in {@code longs}, or (when it is null) in {@code ints}. */
+  record Direct(long[] longs, int[] ints, boolean[] nulls, int offset, int scale) {}
 
   /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
   static ScanBatch all(List<FieldVector> vectors, int rowCount) {
