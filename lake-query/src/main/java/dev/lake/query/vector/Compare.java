@@ -10,14 +10,7 @@ import java.util.Arrays;
 record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
-    int n = batch.size();
-    int[] positions = new int[n];
-    int kept = refineAll(batch, positions);
-    if (kept < 0) {
-      return Expr.Bool.super.trueRows(batch, count);
-    }
-    count[0] = kept;
-    return positions;
+    return Refinable.trueRows(this, this, batch, count);
   }
 
   /**
@@ -122,16 +115,7 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
         }
         break;
     }
-    if (nulls != null) {
-      int nonNull = 0;
-      for (int k = 0; k < kept; k++) {
-        if (!nulls[base + positions[k]]) {
-          positions[nonNull++] = positions[k];
-        }
-      }
-      kept = nonNull;
-    }
-    return kept;
+    return Refinable.dropNulls(nulls, base, positions, kept);
   }
 
   @Override

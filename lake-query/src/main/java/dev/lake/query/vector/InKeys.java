@@ -83,13 +83,7 @@ public record InKeys(Expr.Input input, long[] slots, boolean hasZero, int mask) 
 
   @Override
   public int[] trueRows(Batch batch, int[] count) {
-    int[] positions = new int[batch.size()];
-    int kept = refineAll(batch, positions);
-    if (kept < 0) {
-      return Expr.Bool.super.trueRows(batch, count);
-    }
-    count[0] = kept;
-    return positions;
+    return Refinable.trueRows(this, this, batch, count);
   }
 
   @Override

@@ -118,16 +118,7 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
       positions[kept] = p;
       kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
     }
-    if (nulls != null) {
-      int nonNull = 0;
-      for (int k = 0; k < kept; k++) {
-        if (!nulls[base + positions[k]]) {
-          positions[nonNull++] = positions[k];
-        }
-      }
-      kept = nonNull;
-    }
-    return kept;
+    return Refinable.dropNulls(nulls, base, positions, kept);
   }
 
   /** {@link #refine} over a cached column held as ints. */
@@ -144,29 +135,12 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
       positions[kept] = p;
       kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
     }
-    boolean[] nulls = direct.nulls();
-    if (nulls != null) {
-      int nonNull = 0;
-      for (int k = 0; k < kept; k++) {
-        if (!nulls[base + positions[k]]) {
-          positions[nonNull++] = positions[k];
-        }
-      }
-      kept = nonNull;
-    }
-    return kept;
+    return Refinable.dropNulls(direct.nulls(), base, positions, kept);
   }
 
   @Override
   public int[] trueRows(Batch batch, int[] count) {
-    int n = batch.size();
-    int[] positions = new int[n];
-    int kept = refineAll(batch, positions);
-    if (kept < 0) {
-      return Expr.Bool.super.trueRows(batch, count);
-    }
-    count[0] = kept;
-    return positions;
+    return Refinable.trueRows(this, this, batch, count);
   }
 
   @Override
