@@ -323,8 +323,12 @@ MUTATIONS = [
      "merging partials by their key batch's own columns (keys that are not the input's first columns fail)"),
     ("9", "lake-query", "VectorizedExecutorTest#vectorizedAggregateMatchesReference", "lake-query",
      "lake-query/src/main/java/dev/lake/query/vector/Range.java",
-     "kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;",
-     "kept += x[base + p] - low <= width ? 1 : 0;",
+     "    int[] x = direct.ints();\n    int base = direct.offset();\n    long width = high - low;\n    int kept = 0;\n"
+     "    for (int j = 0; j < count; j++) {\n      int p = identity ? j : positions[j];\n      positions[kept] = p;\n"
+     "      kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;",
+     "    int[] x = direct.ints();\n    int base = direct.offset();\n    long width = high - low;\n    int kept = 0;\n"
+     "    for (int j = 0; j < count; j++) {\n      int p = identity ? j : positions[j];\n      positions[kept] = p;\n"
+     "      kept += x[base + p] - low <= width ? 1 : 0;",
      "the unsigned comparison of a merged range (values below its lower bound pass)"),
 ]
 

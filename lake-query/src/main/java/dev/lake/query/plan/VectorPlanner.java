@@ -144,7 +144,7 @@ final class VectorPlanner {
         Col[] regroupArgShapes = new Col[regroup.getAggCallList().size()];
         for (int a = 0; a < regroupArgShapes.length; a++) {
           AggregateCall call = regroup.getAggCallList().get(a);
-          AggSpec spec = spec(call, shapes, 0);
+          AggSpec spec = spec(call, shapes);
           regroupSpecs.add(spec);
           regroupArgShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
           next.add(ExprCompiler.shape(call.getType()));
@@ -157,26 +157,6 @@ final class VectorPlanner {
           throw new Unsupported("GROUPING SETS");
         }
         keys = aggregate.getGroupSet().toArray();
-        int argOffset = 0;
-        if (!isPrefix(keys)) {
-          // The aggregate reads its keys as the first columns (its partials are merged by key position).
-          int[] outputs = new int[keys.length + shapes.size()];
-          List<Col> reordered = new ArrayList<>();
-          for (int k = 0; k < keys.length; k++) {
-            outputs[k] = keys[k];
-            reordered.add(shapes.get(keys[k]));
-          }
-          for (int c = 0; c < shapes.size(); c++) {
-            outputs[keys.length + c] = c;
-          }
-          reordered.addAll(shapes);
-          ops.add(new Op.Program(shapes.size(), List.of(), outputs));
-          shapes = reordered;
-          argOffset = keys.length;
-          for (int k = 0; k < keys.length; k++) {
-            keys[k] = k;
-          }
-        }
         keyShapes = new Col[keys.length];
         List<Col> next = new ArrayList<>();
         for (int k = 0; k < keys.length; k++) {
@@ -186,7 +166,7 @@ final class VectorPlanner {
         argShapes = new Col[aggregate.getAggCallList().size()];
         for (int a = 0; a < argShapes.length; a++) {
           AggregateCall call = aggregate.getAggCallList().get(a);
-          AggSpec spec = spec(call, shapes, argOffset);
+          AggSpec spec = spec(call, shapes);
           specs.add(spec);
           argShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
           next.add(ExprCompiler.shape(call.getType()));
@@ -292,17 +272,7 @@ final class VectorPlanner {
     return shape;
   }
 
-  private static boolean isPrefix(int[] keys) {
-    for (int k = 0; k < keys.length; k++) {
-      if (keys[k] != k) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** @param offset added to the call's argument (columns were inserted before the aggregate's input) */
-  private static AggSpec spec(AggregateCall call, List<Col> inputs, int offset) throws Unsupported {
+  private static AggSpec spec(AggregateCall call, List<Col> inputs) throws Unsupported {
     if (call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() > 1 || call.isApproximate()) {
       throw new Unsupported("aggregate " + call);
     }
@@ -329,7 +299,7 @@ final class VectorPlanner {
       default:
         throw new Unsupported("aggregate function " + call.getAggregation().getName());
     }
-    int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0) + offset;
+    int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
     if (argument < 0 && function != AggSpec.Function.COUNT) {
       throw new Unsupported("aggregate " + call);
     }
