@@ -75,6 +75,23 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
   }
 
   @Test
+  void openingThePinnedVersion() {
+    TableRegistration lineitem = catalog.table("lineitem").orElseThrow();
+    double[] times = new double[RUNS];
+    for (int run = -3; run < RUNS; run++) {
+      long start = System.nanoTime();
+      try (var snapshot = engine.open(lineitem.location(), lineitem.version(), allocator)) {
+        snapshot.fragmentIds();
+      }
+      if (run >= 0) {
+        times[run] = (System.nanoTime() - start) / 1e6;
+      }
+    }
+    Arrays.sort(times);
+    System.out.printf("opening lineitem's pinned version %.2f ms (median of %d)%n", times[RUNS / 2], RUNS);
+  }
+
+  @Test
   void q1AndQ6() {
     QueryService lance = new QueryService(catalog, engine, QueryOptions.defaults()
         .withExecutor(SubtreeExecutor.LANCE_SQL));
