@@ -12,7 +12,8 @@ import java.util.List;
 record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refinable {
   /**
    * The conjuncts with each pair of a lower and an upper bound of the same column by constants merged into a
-   * {@link Range} (at the first one's place); the others unchanged.
+   * {@link Range} (at the first one's place), and each remaining bound or equality of a column with a constant as a
+   * one-sided (or one-value) range; the others unchanged.
    */
   static List<Expr> merge(List<Expr> conjuncts) {
     List<Expr> out = new ArrayList<>(conjuncts);
@@ -33,6 +34,18 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
         out.set(i, new Range(column, low, high));
         out.remove(j);
         break;
+      }
+    }
+    for (int i = 0; i < out.size(); i++) {
+      // a lone bound, or an equality, is a range too: one loop that also reads columns held as ints in place
+      Long[] single = bound(out.get(i));
+      if (single == null && out.get(i) instanceof Compare && ((Compare) out.get(i)).op() == '=') {
+        Long[] lower = bound(new Compare('g', ((Compare) out.get(i)).left(), ((Compare) out.get(i)).right()));
+        single = lower == null ? null : new Long[] {lower[0], lower[0]};
+      }
+      if (single != null) {
+        out.set(i, new Range((Expr.Input) ((Compare) out.get(i)).left(),
+            single[0] != null ? single[0] : Long.MIN_VALUE, single[1] != null ? single[1] : Long.MAX_VALUE));
       }
     }
     return out;
