@@ -17,86 +17,30 @@ import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptCost;
-import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.AbstractRelNode;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.convert.ConverterRule;
-import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 
 /**
  * The executable {@link VectorJoin}: Calcite's generated code enumerates the build sides (its inputs) and hands them
  * to a stashed {@link VectorJoinCall}, which hashes them and runs the probe pipeline in the vectorized executor.
  */
-public final class EnumerableVectorJoin extends AbstractRelNode implements EnumerableRel {
+public final class EnumerableVectorJoin extends VectorJoinNode implements EnumerableRel {
   /** Implements a logical {@link VectorJoin}; its build sides are planned like any other subtree. */
   public static final ConverterRule RULE = ConverterRule.Config.INSTANCE
       .withConversion(VectorJoin.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableVectorJoinRule")
       .withRuleFactory(Rule::new)
       .toRule(ConverterRule.class);
 
-  private final List<RelNode> builds;
-  private final RelDataType rowType;
-  private final LanceTable table;
-  private final VectorPlan plan;
-  private final String why;
-  private final double rowCount;
-  private final String subtree;
-
   EnumerableVectorJoin(RelOptCluster cluster, RelTraitSet traits, List<RelNode> builds, RelDataType rowType,
       LanceTable table, VectorPlan plan, String why, double rowCount, String subtree) {
-    super(cluster, traits);
-    this.subtree = subtree;
-    this.builds = new ArrayList<>(builds);
-    this.rowType = rowType;
-    this.table = table;
-    this.plan = plan;
-    this.why = why;
-    this.rowCount = rowCount;
-  }
-
-  /** The probe table. */
-  public LanceTable table() {
-    return table;
-  }
-
-  @Override
-  public List<RelNode> getInputs() {
-    return builds;
-  }
-
-  @Override
-  public void replaceInput(int ordinalInParent, RelNode p) {
-    builds.set(ordinalInParent, p);
-    recomputeDigest();
-  }
-
-  @Override
-  protected RelDataType deriveRowType() {
-    return rowType;
+    super(cluster, traits, builds, rowType, table, plan, why, rowCount, subtree);
   }
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
     return new EnumerableVectorJoin(getCluster(), traits, inputs, rowType, table, plan, why, rowCount, subtree);
-  }
-
-  @Override
-  public RelWriter explainTerms(RelWriter pw) {
-    return VectorJoin.explain(super.explainTerms(pw), builds, table, plan, why, subtree);
-  }
-
-  @Override
-  public double estimateRowCount(RelMetadataQuery mq) {
-    return rowCount;
-  }
-
-  @Override
-  public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-    return planner.getCostFactory().makeTinyCost();
   }
 
   @Override
