@@ -9,13 +9,13 @@ interface Batch {
   /** The rows at {@code positions[0..count)} of this batch (a selection vector). */
   Batch select(int[] positions, int count);
 
-  /** The positions 0..n-1: a selection of every row. */
-  static int[] positions(int n) {
-    int[] positions = new int[n];
-    for (int i = 0; i < n; i++) {
-      positions[i] = i;
+  /** The {@code count} consecutive row numbers from {@code from}: a selection of a contiguous range. */
+  static int[] range(int from, int count) {
+    int[] rows = new int[count];
+    for (int i = 0; i < count; i++) {
+      rows[i] = from + i;
     }
-    return positions;
+    return rows;
   }
 
   /** A batch of computed columns. */

@@ -109,10 +109,7 @@ final class CachedColumn {
   /** Rows {@code rows[0..size)} (ascending) as a working column; null rows: the {@code size} rows from {@code from}. */
   Col read(int[] rows, int from, int size) {
     if (rows == null && (kind == Kind.STRING || nulls != null || wide != null)) {
-      rows = new int[size];
-      for (int i = 0; i < size; i++) {
-        rows[i] = from + i;
-      }
+      rows = Batch.range(from, size);
     }
     Col col = new Col(kind, size, scale);
     int first = rows == null ? from : size == 0 ? 0 : rows[0];

@@ -59,26 +59,27 @@ public record InKeys(Expr.Input input, long[] slots, boolean hasZero, int mask) 
 
   @Override
   public int refine(Batch batch, int[] positions, int count) {
+    return refine(batch, positions, count, false);
+  }
+
+  @Override
+  public int refineAll(Batch batch, int[] positions) {
+    return refine(batch, positions, batch.size(), true);
+  }
+
+  /** With {@code identity}, position j is row j (positions is only written). */
+  private int refine(Batch batch, int[] positions, int count, boolean identity) {
     Col a = input.eval(batch);
     if (a.wide != null || a.scale != 0) {
       return -1;
     }
     int kept = 0;
     for (int j = 0; j < count; j++) {
-      int p = positions[j];
+      int p = identity ? j : positions[j];
       positions[kept] = p;
       kept += !a.isNull(p) && contains(a.longs[p]) ? 1 : 0;
     }
     return kept;
-  }
-
-  @Override
-  public int refineAll(Batch batch, int[] positions) {
-    int n = batch.size();
-    for (int i = 0; i < n; i++) {
-      positions[i] = i;
-    }
-    return refine(batch, positions, n);
   }
 
   @Override

@@ -123,9 +123,7 @@ public final class JoinTable implements AutoCloseable {
     for (int k = 0; k < probeKeys.length; k++) {
       encodeProbe(k, batch.column(probeKeys[k]), codes, skip, n);
     }
-    int[] probeRows = new int[n];
-    int[] buildRows = new int[n];
-    int count = 0;
+    MatchList matches = new MatchList(n);
     for (int i = 0; i < n; i++) {
       if (skip[i]) {
         continue;
@@ -134,24 +132,14 @@ public final class JoinTable implements AutoCloseable {
       if (g < 0) {
         continue;
       }
-      for (int row = first[g]; row >= 0; row = next[row]) {
-        if (count == probeRows.length) {
-          probeRows = Arrays.copyOf(probeRows, count * 2);
-          buildRows = Arrays.copyOf(buildRows, count * 2);
-        }
-        probeRows[count] = i;
-        buildRows[count] = row;
-        count++;
-      }
+      matches.addChain(i, first[g], next);
     }
-    return new Matches(probeRows, buildRows, count);
+    return matches.done();
   }
 
   /** {@link #probe} for one integer key (the common case: TPC-H's keys), without the tuple encoding. */
   private Matches probeLongs(Col key, int n) {
-    int[] probeRows = new int[n];
-    int[] buildRows = new int[n];
-    int count = 0;
+    MatchList matches = new MatchList(n);
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
     long[] filter = bloom;
@@ -178,21 +166,42 @@ public final class JoinTable implements AutoCloseable {
       if (g < 0) {
         continue;
       }
-      for (int row = first[g]; row >= 0; row = next[row]) {
-        if (count == probeRows.length) {
-          probeRows = Arrays.copyOf(probeRows, count * 2);
-          buildRows = Arrays.copyOf(buildRows, count * 2);
-        }
-        probeRows[count] = i;
-        buildRows[count] = row;
-        count++;
-      }
+      matches.addChain(i, first[g], next);
     }
-    return new Matches(probeRows, buildRows, count);
+    return matches.done();
   }
 
   /** Matching row pairs: {@code probeRows[i]} of the probe batch joins {@code buildRows[i]} of this table. */
   record Matches(int[] probeRows, int[] buildRows, int count) {}
+
+  /** The matches of one probe batch as they are found. */
+  private static final class MatchList {
+    private int[] probeRows;
+    private int[] buildRows;
+    private int count;
+
+    MatchList(int expected) {
+      probeRows = new int[Math.max(1, expected)];
+      buildRows = new int[probeRows.length];
+    }
+
+    /** Probe row {@code probe} meets every build row of the chain from {@code row} ({@code next} links it). */
+    void addChain(int probe, int row, int[] next) {
+      for (; row >= 0; row = next[row]) {
+        if (count == probeRows.length) {
+          probeRows = Arrays.copyOf(probeRows, count * 2);
+          buildRows = Arrays.copyOf(buildRows, count * 2);
+        }
+        probeRows[count] = probe;
+        buildRows[count] = row;
+        count++;
+      }
+    }
+
+    Matches done() {
+      return new Matches(probeRows, buildRows, count);
+    }
+  }
 
   private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
     int flags = keys.length;

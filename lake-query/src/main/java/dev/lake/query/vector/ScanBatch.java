@@ -60,21 +60,13 @@ final class ScanBatch implements Batch {
   /** Rows {@code from} (inclusive) to {@code to} (exclusive) of loaded Arrow vectors. */
   static ScanBatch range(LoadedColumn[] vectors, int from, int to) {
     return new ScanBatch((c, rows, first, size) -> ColumnReader.read(vectors[c],
-        rows != null ? rows : rows(first, first + size), size), null, vectors.length, null, from, to - from);
+        rows != null ? rows : Batch.range(first, size), size), null, vectors.length, null, from, to - from);
   }
 
   /** Rows {@code from} (inclusive) to {@code to} (exclusive) of a fragment's cached columns. */
   static ScanBatch range(CachedColumn[] cached, int from, int to) {
     return new ScanBatch((c, rows, first, size) -> cached[c].read(rows, first, size), cached, cached.length, null,
         from, to - from);
-  }
-
-  private static int[] rows(int from, int to) {
-    int[] rows = new int[to - from];
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = from + i;
-    }
-    return rows;
   }
 
   @Override
