@@ -19,17 +19,7 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
    * expression's scale holds exactly.
    */
   @Override
-  public int refine(Batch batch, int[] positions, int count) {
-    return refine(batch, positions, count, false);
-  }
-
-  @Override
-  public int refineAll(Batch batch, int[] positions) {
-    return refine(batch, positions, batch.size(), true);
-  }
-
-  /** With {@code identity}, position j is row j (positions is only written). */
-  private int refine(Batch batch, int[] positions, int count, boolean identity) {
+  public int refine(Batch batch, int[] positions, int count, boolean identity) {
     if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
       return -1;
     }

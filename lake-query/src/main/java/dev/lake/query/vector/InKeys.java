@@ -58,17 +58,7 @@ public record InKeys(Expr.Input input, long[] slots, boolean hasZero, int mask) 
   }
 
   @Override
-  public int refine(Batch batch, int[] positions, int count) {
-    return refine(batch, positions, count, false);
-  }
-
-  @Override
-  public int refineAll(Batch batch, int[] positions) {
-    return refine(batch, positions, batch.size(), true);
-  }
-
-  /** With {@code identity}, position j is row j (positions is only written). */
-  private int refine(Batch batch, int[] positions, int count, boolean identity) {
+  public int refine(Batch batch, int[] positions, int count, boolean identity) {
     Col a = input.eval(batch);
     if (a.wide != null || a.scale != 0) {
       return -1;

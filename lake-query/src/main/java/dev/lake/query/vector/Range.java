@@ -90,17 +90,7 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
   }
 
   @Override
-  public int refine(Batch batch, int[] positions, int count) {
-    return refine(batch, positions, count, false);
-  }
-
-  @Override
-  public int refineAll(Batch batch, int[] positions) {
-    return refine(batch, positions, batch.size(), true);
-  }
-
-  /** With {@code identity}, position j is row j (positions is only written). */
-  private int refine(Batch batch, int[] positions, int count, boolean identity) {
+  public int refine(Batch batch, int[] positions, int count, boolean identity) {
     ScanBatch.Direct direct = batch instanceof ScanBatch ? ((ScanBatch) batch).direct(input.index()) : null;
     long[] x;
     boolean[] nulls;

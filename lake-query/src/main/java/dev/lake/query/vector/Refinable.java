@@ -3,16 +3,22 @@ package dev.lake.query.vector;
 /** A condition that can narrow a selection vector in place, in one loop, without materializing a BOOL column. */
 interface Refinable {
   /**
-   * Keeps, of the batch's rows at {@code positions[0..count)}, those where the condition is true; their number, or
-   * -1 (positions untouched) when this batch's columns do not allow it (the caller evaluates it otherwise).
+   * Keeps, of the batch's rows at {@code positions[0..count)}, those where the condition is true, in place; their
+   * number, or -1 (positions untouched) when this batch's columns do not allow it (the caller evaluates it otherwise).
+   * With {@code identity}, position j is row j and {@code positions} is only written (the first refinement of a
+   * batch: no pass to fill it).
    */
-  int refine(Batch batch, int[] positions, int count);
+  int refine(Batch batch, int[] positions, int count, boolean identity);
 
-  /**
-   * {@link #refine} of every row of the batch: {@code positions} (at least the batch's size) need not hold anything
-   * yet — the kept row positions are written into it; -1 (nothing written) when {@link #refine} would say so.
-   */
-  int refineAll(Batch batch, int[] positions);
+  /** {@link #refine(Batch, int[], int, boolean)} of the selected positions. */
+  default int refine(Batch batch, int[] positions, int count) {
+    return refine(batch, positions, count, false);
+  }
+
+  /** {@link #refine(Batch, int[], int, boolean)} of every row of the batch, written into {@code positions}. */
+  default int refineAll(Batch batch, int[] positions) {
+    return refine(batch, positions, batch.size(), true);
+  }
 
   /**
    * {@link Expr#trueRows} by {@link #refineAll}, or from {@code condition}'s BOOL column when refining does not
