@@ -204,8 +204,17 @@ public final class JoinTable implements AutoCloseable {
   }
 
   private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
-    int flags = keys.length;
-    long objectFlag = 1L << k;
+    encode(k, keys.length, col, codes, skip, n, dictionary, false);
+  }
+
+  /**
+   * Writes key k of rows 0..n-1 of {@code col} into their tuples ({@code keyCount} keys then a flag word each): longs
+   * as themselves, strings and out-of-long decimals as their dictionary id (flagged). A NULL key, or — unless
+   * {@code add} (building) — a value the dictionary lacks, marks the row in {@code skip}: it matches nothing.
+   */
+  private static void encode(int k, int keyCount, Col col, long[] codes, boolean[] skip, int n,
+      Map<Object, Long> dictionary, boolean add) {
+    int width = keyCount + 1;
     for (int i = 0; i < n; i++) {
       if (skip[i]) {
         continue;
@@ -216,13 +225,18 @@ public final class JoinTable implements AutoCloseable {
       }
       int at = i * width;
       if (col.kind == Kind.STRING || col.isWide(i)) {
-        Long id = dictionary.get(objectKey(col, i));
+        Object key = objectKey(col, i);
+        Long id = dictionary.get(key);
         if (id == null) {
-          skip[i] = true;
-          continue;
+          if (!add) {
+            skip[i] = true;
+            continue;
+          }
+          id = (long) dictionary.size();
+          dictionary.put(key, id);
         }
         codes[at + k] = id;
-        codes[at + flags] |= objectFlag;
+        codes[at + keyCount] |= 1L << k;
       } else {
         codes[at + k] = plainCode(col, i);
       }
@@ -275,29 +289,7 @@ public final class JoinTable implements AutoCloseable {
     long[] codes = new long[rows * width];
     boolean[] skip = new boolean[rows];
     for (int k = 0; k < keys.length; k++) {
-      Col col = columns[keys[k]];
-      for (int i = 0; i < rows; i++) {
-        if (skip[i]) {
-          continue;
-        }
-        if (col.isNull(i)) {
-          skip[i] = true;
-          continue;
-        }
-        int at = i * width;
-        if (col.kind == Kind.STRING || col.isWide(i)) {
-          Object key = objectKey(col, i);
-          Long id = dictionary.get(key);
-          if (id == null) {
-            id = (long) dictionary.size();
-            dictionary.put(key, id);
-          }
-          codes[at + k] = id;
-          codes[at + keys.length] |= 1L << k;
-        } else {
-          codes[at + k] = plainCode(col, i);
-        }
-      }
+      encode(k, keys.length, columns[keys[k]], codes, skip, rows, dictionary, true);
     }
     int capacity = Integer.highestOneBit(Math.max(16, rows) * 2 - 1) << 1;
     int[] slots = new int[capacity];
