@@ -94,6 +94,9 @@ public final class StatusMapper {
   }
 
   static Status.Code codeOf(Throwable e) {
+    if (e instanceof dev.lake.registry.error.CodedFailure c) {
+      return c.errorCode() == dev.lake.registry.error.ErrorCode.INTERNAL ? null : Status.Code.valueOf(c.errorCode().name());
+    }
     if (e instanceof QueryRejectedException || e instanceof SchemaMismatchException
         || e instanceof InvalidTicketException || e instanceof IncompatibleDataException
         || e instanceof IllegalArgumentException || e instanceof LocationNotAllowedException) {
