@@ -12,22 +12,32 @@ import org.slf4j.LoggerFactory;
  * whose registry write failed, a crash between commit and registry write, a deposed leader, a foreign writer),
  * commit a Restore of the registered version and build on that; otherwise build on Lance's latest (which may hold
  * data-neutral versions after the registered one). The engine checks what lies between after the commit.
+ *
+ * <p>The repair is a Lance commit like any other: it passes the write gate immediately before it, so a node that is
+ * not the leader never repairs storage (it may have read a registration that the new leader has since moved on
+ * from, and its Restore would roll the table back under the live leader; docs/architecture.md, "Fencing storage").
  */
 final class CommitRule {
   private static final Logger LOG = LoggerFactory.getLogger(CommitRule.class);
   private final TableEngine engine;
+  private final Leadership leadership;
 
-  CommitRule(TableEngine engine) {
+  CommitRule(TableEngine engine, Leadership leadership) {
     this.engine = engine;
+    this.leadership = leadership;
   }
 
-  /** Call under the table lock. */
+  /**
+   * Call under the table lock. Throws {@link NotLeaderException} (nothing committed) when a repair is needed and
+   * this node may not write.
+   */
   long readVersion(TableRegistration registration) {
     String location = registration.location();
     List<Long> unregistered = engine.dataChangingVersionsAfter(location, registration.version());
     if (unregistered.isEmpty()) {
       return engine.latestVersion(location);
     }
+    leadership.enter();
     long restored = engine.restore(location, registration.version());
     LOG.warn("restored unregistered data commits table={} registered={} unregistered={} restoredAs={}",
         registration.name(), registration.version(), unregistered, restored);

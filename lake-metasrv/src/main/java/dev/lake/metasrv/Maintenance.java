@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Garbage collection</b> deletes a dropped incarnation's files only after the drop grace period, then
  *       its history, keys and tombstone.
  * </ul>
+ * Every change to storage here (the compaction's reservation and rewrite commits, the commit rule's repair, Lance's
+ * cleanup, file deletions) passes the write gate immediately before it: a node that lost the lease touches nothing.
  */
 public final class Maintenance {
   private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
@@ -66,7 +68,7 @@ public final class Maintenance {
     this.clock = clock;
     this.settings = settings;
     this.interceptor = interceptor;
-    this.commitRule = new CommitRule(engine);
+    this.commitRule = new CommitRule(engine, leadership);
   }
 
   /** Compacts, then applies retention to, the current incarnation of {@code table}. */
@@ -101,7 +103,7 @@ public final class Maintenance {
         return Optional.empty();
       }
       TableRegistration registration = current.get();
-      long readVersion = commitRule.readVersion(registration);
+      long readVersion = commitRule.readVersion(registration); // a repair passes the gate first
       LeaseFence fence = leadership.enter();
       interceptor.beforeLanceCommit(name, registration.location(), readVersion);
       long version;
@@ -152,6 +154,7 @@ public final class Maintenance {
       }
     }
     keep.add(registration.version());
+    leadership.enter(); // Lance's cleanup deletes manifests and files: storage, behind the gate like a commit
     long removed = engine.cleanup(location, keep, registration.version()).versionsRemoved();
 
     LeaseFence fence = leadership.enter();
@@ -282,6 +285,7 @@ public final class Maintenance {
     Set<String> referenced = engine.referencedDataFiles(location, versions);
     List<String> orphans = old.stream().filter(p -> !referenced.contains(p)).toList();
     if (!orphans.isEmpty()) {
+      leadership.enter();
       engine.deleteDataFiles(location, orphans);
     }
     return orphans.size();
@@ -289,6 +293,7 @@ public final class Maintenance {
 
   private void discard(CompactionWork work) {
     try {
+      leadership.enter(); // a node that is not the leader deletes nothing; the orphan sweep will
       engine.deleteDataFiles(work.location(), work.writtenFiles());
     } catch (RuntimeException e) {
       LOG.warn("could not delete the files of a skipped compaction location={}; the orphan sweep will",

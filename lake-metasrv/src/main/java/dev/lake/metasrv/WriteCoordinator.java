@@ -1,5 +1,6 @@
 package dev.lake.metasrv;
 
+import dev.lake.engine.CommitConflictException;
 import dev.lake.engine.EngineException;
 import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.StagedData;
@@ -39,6 +40,11 @@ import org.slf4j.LoggerFactory;
  *   <li>pass the write gate and make one atomic registry write (expects R, registers N, with the history item and
  *       the idempotency item, fenced by the lease); only then acknowledge.
  * </ol>
+ * Every Lance commit (the repair's Restore included) passes the write gate immediately before it, so a node that
+ * lost the lease commits nothing to storage. A commit Lance refuses under the table lock
+ * ({@link CommitConflictException}: e.g. a Restore by a deposed leader that passed its gate just before it was
+ * paused) is a foreign commit: re-read, restore if needed and retry, up to {@value #COMMIT_ATTEMPTS} attempts;
+ * then {@link WriteConflictException} (ABORTED, retry).
  * A Lance version that was committed but not registered is never read (reads open registered versions only) and
  * is undone by the next writer's restore.
  */
@@ -66,7 +72,7 @@ public final class WriteCoordinator {
     this.allocator = allocator;
     this.clock = clock;
     this.interceptor = interceptor;
-    this.commitRule = new CommitRule(engine);
+    this.commitRule = new CommitRule(engine, leadership);
   }
 
   /** Creates, appends to or replaces {@code request.table()} with {@code data}; consumes and closes the reader. */
@@ -195,6 +201,7 @@ public final class WriteCoordinator {
    */
   private void discardUnregistered(String location) {
     try {
+      leadership.enter(); // a node that is not the leader deletes nothing; the sweep will
       engine.drop(location);
     } catch (RuntimeException e) {
       LOG.warn("could not delete the files of a failed create location={}; the orphan sweep will", location, e);
@@ -243,6 +250,9 @@ public final class WriteCoordinator {
       }
       String location = registration.location();
       for (int attempt = 1; attempt <= COMMIT_ATTEMPTS; attempt++) {
+        if (attempt > 1) {
+          registration = reread(table, registration);
+        }
         long readVersion = commitRule.readVersion(registration);
         LeaseFence fence = leadership.enter();
         interceptor.beforeLanceCommit(table, location, readVersion);
@@ -251,7 +261,12 @@ public final class WriteCoordinator {
           version = engine.commit(location, readVersion, change.apply(staged));
         } catch (ForeignCommitException e) {
           LOG.warn("foreign data commit detected, not registering table={} readVersion={} committed={} foreign={} "
-              + "attempt={}", table, readVersion, e.committedVersion(), e.foreignVersion(), attempt);
+              + "operation={} attempt={}", table, readVersion, e.committedVersion(), e.foreignVersion(),
+              e.foreignOperation(), attempt);
+          continue;
+        } catch (CommitConflictException e) {
+          LOG.warn("Lance refused the commit: a foreign commit landed after the read version table={} "
+              + "readVersion={} attempt={}: {}", table, readVersion, attempt, e.getMessage());
           continue;
         }
         Instant now = clock.instant();
@@ -272,6 +287,19 @@ public final class WriteCoordinator {
       throw new WriteConflictException("another writer kept committing to the Lance dataset of '" + table
           + "' behind the registry's back; nothing was acknowledged: retry");
     });
+  }
+
+  /**
+   * The registration again before a retry: under the lock only another leader can have moved it, and then this
+   * write cannot commit (its registry write would be refused): answer ABORTED at once.
+   */
+  private TableRegistration reread(String table, TableRegistration expected) {
+    Optional<TableRegistration> now = store.get(table);
+    if (now.isEmpty() || !now.get().sameSnapshot(expected)) {
+      throw new WriteConflictException("the registration of '" + table + "' changed while this ingest was being "
+          + "committed (another leader?); nothing was acknowledged: retry");
+    }
+    return now.get();
   }
 
   private Optional<WriteResult> replay(IngestRequest request, TableRegistration registration) {
