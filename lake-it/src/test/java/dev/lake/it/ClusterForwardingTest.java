@@ -256,6 +256,78 @@ class ClusterForwardingTest {
     }
   }
 
+  /**
+   * Issue 18, item 3: the leader stalls (its internal endpoint accepts and answers nothing, as under SIGSTOP, and it
+   * cannot renew its lease) while followers forward ingests to it. Each forward's deadline passes, the follower
+   * re-reads the lease, and once another node holds it the ingest (with its idempotency key) is sent to the new
+   * leader and acknowledged while the old one is still stalled: the write stalls about lease + margin, not for the
+   * whole pause. Afterwards every ingest is present exactly once.
+   */
+  @Test
+  void forwardingFollowsTheNewLeaderWithinTheLease() throws Exception {
+    String registry = "lake-pause-" + UUID.randomUUID();
+    int aInternal = ClusterNodes.freePort();
+    AtomicReference<LeaseFaultMetaStore> aStore = new AtomicReference<>();
+    Duration lease = Duration.parse("PT" + ClusterNodes.SHORT_LEASE.get("lease.duration").toUpperCase());
+    Duration margin = Duration.ofMillis(Long.parseLong(ClusterNodes.SHORT_LEASE.get("lease.safety-margin")
+        .replace("ms", "")));
+    try (TcpProxy toA = TcpProxy.start(aInternal);
+        LakeTestServer a = node("pause", registry, "node-a", Map.of("server.internal-port",
+            Integer.toString(aInternal), "node.internal-address", "127.0.0.1:" + toA.port()),
+            x -> x.wrapMetaStore(st -> {
+              aStore.set(new LeaseFaultMetaStore(st));
+              return aStore.get();
+            }));
+        LakeTestServer b = node("pause", registry, "node-b", Map.of(), x -> { });
+        LakeTestServer c = node("pause", registry, "node-c", Map.of(), x -> { });
+        FlightTestClient viaA = a.client();
+        FlightTestClient viaB = b.client();
+        FlightTestClient viaC = c.client()) {
+      assertThat(a.server().isLeader()).isTrue();
+      assertThat(ClusterNodes.ingest(viaA, "t", 0, 10, FlightTestClient.create(), "create-t")).isEqualTo(10);
+      long term = ClusterNodes.status(viaB).get("term").asLong();
+      // Warm both followers' forwarding connections to the leader.
+      assertThat(ClusterNodes.ingest(viaB, "t", 10, 1, FlightTestClient.append(), "warm-b")).isEqualTo(1);
+      assertThat(ClusterNodes.ingest(viaC, "t", 11, 1, FlightTestClient.append(), "warm-c")).isEqualTo(1);
+
+      // The leader stalls.
+      toA.freeze();
+      aStore.get().partition();
+      long pausedAt = System.nanoTime();
+      CompletableFuture<Long> throughB = CompletableFuture.supplyAsync(() ->
+          ClusterNodes.ingest(viaB, "t", 100, 5, FlightTestClient.append(), "kb"));
+      CompletableFuture<Long> throughC = CompletableFuture.supplyAsync(() ->
+          ClusterNodes.ingest(viaC, "t", 200, 7, FlightTestClient.append(), "kc"));
+      Map<String, Long> stalls = new HashMap<>();
+      try {
+        assertThat(throughB.get(60, TimeUnit.SECONDS)).isEqualTo(5);
+        stalls.put("node-b", (System.nanoTime() - pausedAt) / 1_000_000);
+        assertThat(throughC.get(60, TimeUnit.SECONDS)).isEqualTo(7);
+        stalls.put("node-c", (System.nanoTime() - pausedAt) / 1_000_000);
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new AssertionError("a forwarded ingest was not acknowledged while the old leader stalled", e);
+      }
+      // Acknowledged while the old leader is still stalled, by a new leader in a later term.
+      JsonNode status = ClusterNodes.status(viaB);
+      assertThat(status.get("leader_id").asText()).isIn("node-b", "node-c");
+      assertThat(status.get("term").asLong()).isGreaterThan(term);
+      System.out.printf("paused leader: forwarded writes stalled %s ms (lease %s + margin %s = %d ms)%n", stalls,
+          lease, margin, lease.plus(margin).toMillis());
+      assertThat(stalls.values()).as("loose bound: lease + margin, plus slack for a loaded machine")
+          .allSatisfy(ms -> assertThat(ms).isLessThan(lease.plus(margin).plusSeconds(10).toMillis()));
+
+      // The old leader resumes: it commits nothing (its gate is closed, the registry fences it); retries with the
+      // same keys return the original results; every ingest is present once.
+      toA.thaw();
+      aStore.get().heal();
+      assertThat(ClusterNodes.ingest(viaA, "t", 100, 5, FlightTestClient.append(), "kb")).isEqualTo(5);
+      assertThat(ClusterNodes.ingest(viaB, "t", 200, 7, FlightTestClient.append(), "kc")).isEqualTo(7);
+      assertThat(values(viaB, "t")).containsExactlyInAnyOrderElementsOf(
+          concat(range(0, 12), range(100, 105), range(200, 207)));
+      assertThat(a.server().metaStore().get("t").orElseThrow().term()).isGreaterThan(term);
+    }
+  }
+
   private LakeTestServer node(String prefix, String registry, String nodeId, Map<String, String> extra,
       Consumer<dev.lake.flight.LakeServer.Builder> customize) throws Exception {
     Map<String, String> settings = new HashMap<>(ClusterNodes.node(s3, prefix, dynamoDb, registry, nodeId,

@@ -134,6 +134,23 @@ public final class ClusterLeadership implements Leadership, AutoCloseable {
     return observed;
   }
 
+  /**
+   * Reads the lease item from the registry now (a consistent read), for a follower whose forward to the leader it
+   * knew stalled or failed: it learns of a new leader without waiting for its own next campaign. The answer also
+   * becomes {@link #observedLease()} when it is not older (by term) than what this node saw last, so the next
+   * writes are routed to the new holder at once. Never changes this node's write gate.
+   *
+   * @throws dev.lake.registry.RegistryException when the registry cannot be read
+   */
+  public Optional<LeaderLease> readLease() {
+    Optional<LeaderLease> read = store.lease();
+    long seen = observed.map(LeaderLease::term).orElse(0L);
+    if (read.isPresent() && read.get().term() >= seen) {
+      observed = read; // a campaign running now may overwrite it with what it read: as fresh
+    }
+    return read;
+  }
+
   public String nodeId() {
     return nodeId;
   }

@@ -74,7 +74,8 @@ public final class ClusterNode implements AutoCloseable {
     if (leadership == null) {
       return Forwarding.none();
     }
-    client = new LeaderClient(allocator, new InternalTokens(signer, clock), nodeId);
+    client = new LeaderClient(allocator, new InternalTokens(signer, clock), nodeId, settings.forwardingDeadline(),
+        settings.retryBuffer(), System::nanoTime);
     return new Forwarding(leadership, client);
   }
 

@@ -18,9 +18,12 @@ import java.util.Optional;
  *     default {@code server.host} and the bound internal port
  * @param advertisedAddress the {@code host:port} clients reach this node's Flight SQL endpoint at (shown by
  *     {@code lake.status}); by default {@code server.host} and the bound port
+ * @param forwardingDeadline how long a follower's forwarded ingest waits on the leader without progress before it
+ *     re-reads the lease and, if the lease moved, follows the new leader; below {@code lease.duration}
+ * @param retryBuffer the most bytes of one forwarded ingest a follower holds to send it again to a new leader
  */
 public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optional<String> internalAddress,
-    Optional<String> advertisedAddress) {
+    Optional<String> advertisedAddress, java.time.Duration forwardingDeadline, long retryBuffer) {
 
   /** The configuration keys read here and their defaults (null: none), in the order docs/config.md lists them. */
   public static final Map<String, String> KEYS;
@@ -34,6 +37,8 @@ public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optiona
     keys.put("lease.safety-margin", "3s");
     keys.put("lease.campaign-timeout", "2s");
     keys.put("lease.renew-interval", "1s");
+    keys.put("forwarding.deadline", null); // lease.safety-margin - lease.renew-interval
+    keys.put("forwarding.retry-buffer", "32MB");
     KEYS = Collections.unmodifiableMap(keys);
   }
 
@@ -43,6 +48,16 @@ public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optiona
     Objects.requireNonNull(advertisedAddress, "advertisedAddress");
     if (internalPort < 0 || internalPort > 65535) {
       throw new IllegalArgumentException("server.internal-port must be 0..65535, was " + internalPort);
+    }
+    Objects.requireNonNull(forwardingDeadline, "forwardingDeadline");
+    if (forwardingDeadline.isNegative() || forwardingDeadline.isZero()
+        || forwardingDeadline.compareTo(lease.duration()) >= 0) {
+      throw new IllegalArgumentException("forwarding.deadline (" + forwardingDeadline + ") must be positive and "
+          + "shorter than lease.duration (" + lease.duration() + "): a follower must notice a stalled leader before "
+          + "its lease could have moved twice");
+    }
+    if (retryBuffer < 0) {
+      throw new IllegalArgumentException("forwarding.retry-buffer must not be negative");
     }
     internalAddress.ifPresent(a -> hostPort("node.internal-address", a));
     advertisedAddress.ifPresent(a -> hostPort("node.advertised-address", a));
@@ -72,7 +87,21 @@ public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optiona
       throw new IllegalArgumentException("server.internal-port = '" + v.get("server.internal-port")
           + "' is not an integer");
     }
-    return new ClusterNodeSettings(lease, port, text(v, "node.internal-address"), text(v, "node.advertised-address"));
+    return new ClusterNodeSettings(lease, port, text(v, "node.internal-address"), text(v, "node.advertised-address"),
+        v.get("forwarding.deadline") == null || v.get("forwarding.deadline").isBlank() ? defaultDeadline(lease)
+            : ConfigLoader.duration("forwarding.deadline", v.get("forwarding.deadline")),
+        ConfigLoader.bytes("forwarding.retry-buffer", v.get("forwarding.retry-buffer")));
+  }
+
+  /**
+   * The default {@code forwarding.deadline}: {@code lease.safety-margin - lease.renew-interval} (half the margin if
+   * that is not positive). A paused leader's lease runs out at most {@code lease.duration} after its last renewal, a
+   * follower takes it within one renewal interval, and a forward notices within one deadline: a write stalls at most
+   * {@code lease.duration + lease.safety-margin} after the pause began.
+   */
+  static java.time.Duration defaultDeadline(LeaseSettings lease) {
+    java.time.Duration d = lease.safetyMargin().minus(lease.renewInterval());
+    return d.isNegative() || d.isZero() ? lease.safetyMargin().dividedBy(2) : d;
   }
 
   private static Optional<String> text(Map<String, String> values, String key) {

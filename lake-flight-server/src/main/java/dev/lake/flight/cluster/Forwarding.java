@@ -51,9 +51,19 @@ public final class Forwarding {
     return Optional.of(new Target(lease.get().holderId(), lease.get().internalAddress()));
   }
 
+  /**
+   * Forwards an ingest to {@code leader}; if it stalls or fails while the lease moves, it follows the new holder
+   * (this node included, through its own internal endpoint) as {@link LeaderClient#ingest} describes.
+   */
   public ForwardedWrite ingest(Target leader, Identity caller, CommandStatementIngest command, FlightStream stream,
       IdleStreams idle) {
-    return client.ingest(leader, caller.user(), command, stream, idle);
+    return client.ingest(leader, caller.user(), command, stream, idle, this::reread);
+  }
+
+  /** The lease holder as the registry says now (a fresh read), as a target; empty when none can be reached. */
+  private Optional<Target> reread() {
+    return leadership.readLease().filter(l -> !l.internalAddress().isBlank())
+        .map(l -> new Target(l.holderId(), l.internalAddress()));
   }
 
   public byte[] action(Target leader, Identity caller, Action action) {

@@ -50,6 +50,27 @@ final class ForwardingFailures {
         + "applied ingest returns the original result");
   }
 
+  /**
+   * The leader took nothing and answered nothing for {@code forwarding.deadline}, the lease moved to {@code next},
+   * and the ingest cannot be sent again: UNAVAILABLE when the old leader never got the whole stream (it commits only
+   * after its end, and the lease it would commit under is gone), else UNKNOWN (it may have committed just before it
+   * stalled; only a {@code lake.idempotency_key} makes a resend safe).
+   */
+  static RuntimeException stalled(Forwarding.Target leader, Forwarding.Target next, java.time.Duration deadline,
+      boolean sentAll, long rowsSent, boolean held) {
+    String what = "the leader '" + leader.nodeId() + "' gave no answer within forwarding.deadline (" + deadline
+        + ") and the lease moved to '" + next.nodeId() + "'";
+    if (!sentAll) {
+      return status(Status.Code.UNAVAILABLE, what + " after " + rowsSent + " rows and before the whole stream was "
+          + "sent: nothing was committed" + (held ? "" : " (the ingest was too large for forwarding.retry-buffer "
+          + "to be sent again)") + ". Retry (with the same lake.idempotency_key)");
+    }
+    return status(Status.Code.UNKNOWN, what + " after the whole ingest was sent: the old leader may have committed "
+        + "it just before it stopped answering. Retry with a lake.idempotency_key (applied at most once; a forwarded "
+        + "ingest with one follows the new leader by itself)" + (held ? "" : "; this ingest was too large for "
+        + "forwarding.retry-buffer to be sent again"));
+  }
+
   static RuntimeException actionFailed(Forwarding.Target leader, String action, FlightRuntimeException e) {
     String leaderCode = leaderCode(e);
     if (leaderCode != null) {

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback TCP relay in front of one port, for cutting a connection between two nodes at a chosen moment:
- * {@link #cutAll()} resets every relayed connection (new ones are still accepted). Stopped by {@link #close()}.
+ * {@link #cutAll()} resets every relayed connection (new ones are still accepted); {@link #freeze()} stops relaying
+ * bytes in both directions while keeping every connection open (what a peer paused with SIGSTOP looks like: its
+ * kernel accepts and buffers, the process answers nothing) until {@link #thaw()}. Stopped by {@link #close()}.
  */
 public final class TcpProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -21,6 +23,7 @@ public final class TcpProxy implements AutoCloseable {
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private final AtomicInteger accepted = new AtomicInteger();
   private final Thread acceptor;
+  private volatile boolean frozen;
 
   private TcpProxy(ServerSocket server, int targetPort) {
     this.server = server;
@@ -58,6 +61,31 @@ public final class TcpProxy implements AutoCloseable {
     sockets.clear();
   }
 
+  /** Stops relaying bytes (both directions, existing and new connections) until {@link #thaw()}. */
+  public void freeze() {
+    frozen = true;
+  }
+
+  public void thaw() {
+    frozen = false;
+  }
+
+  /** Waits while frozen (bounded: a test that never thaws does not leave threads behind forever). */
+  private void awaitThawed() throws IOException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(300);
+    while (frozen && !server.isClosed()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("frozen for too long");
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while frozen");
+      }
+    }
+  }
+
   private void acceptLoop() {
     while (!server.isClosed()) {
       try {
@@ -83,6 +111,7 @@ public final class TcpProxy implements AutoCloseable {
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         int n;
         while ((n = in.read(buf)) >= 0) {
+          awaitThawed();
           out.write(buf, 0, n);
           out.flush();
         }
