@@ -50,9 +50,18 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   private final Leadership leadership;
   private final String nodeId;
   private final Forwarding forwarding;
+  private final java.util.function.Supplier<Optional<String>> warmup;
 
   AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
       Leadership leadership, String nodeId, Forwarding forwarding) {
+    this(writes, maintenance, store, catalog, leadership, nodeId, forwarding, Optional::empty);
+  }
+
+  /** @param warmup empty once this node answers queries of registered tables (its start-up warm-up finished) */
+  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
+      Leadership leadership, String nodeId, Forwarding forwarding,
+      java.util.function.Supplier<Optional<String>> warmup) {
+    this.warmup = warmup;
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;
@@ -180,7 +189,9 @@ final class AdminActions implements InternalEndpoint.LocalActions {
 
   private ObjectNode status() {
     ObjectNode out = JSON.createObjectNode();
-    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe());
+    Optional<String> warming = warmup.get();
+    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe())
+        .put("ready", warming.isEmpty()).put("warmup", warming.orElse("done"));
     Optional<LeaderLease> lease = store.lease();
     if (lease.isPresent()) {
       out.put("leader_id", lease.get().holderId()).put("term", lease.get().term())

@@ -96,9 +96,17 @@ public final class LakeServer implements AutoCloseable {
   private final ResultSpool spool;
   private final LakeMetrics metrics;
   private final Readiness readiness;
+  private final StartupWarmup warmup;
+  private final Thread warmupThread;
+  /** Counted down when the first warm-up attempt ended; {@link #start()} waits for it (bounded). */
+  private final java.util.concurrent.CountDownLatch firstWarmup = new java.util.concurrent.CountDownLatch(1);
+  /** The most {@link #start()} waits for the first warm-up attempt (a hanging store must not hang start-up). */
+  private static final long WARMUP_WAIT_SECONDS = 120;
+  private final long constructed;
   private ObservabilityServer observability;
 
   private LakeServer(Builder b) {
+    long opening = System.nanoTime();
     this.config = b.config;
     checkBindAllowed(config);
     TransportSecurity.checkListenAddress(config.host(), config.security());
@@ -147,6 +155,7 @@ public final class LakeServer implements AutoCloseable {
     this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
         () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats,
         query::columnCacheStats));
+    this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime);
     this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
       @Override
       public boolean isLeader() {
@@ -157,13 +166,13 @@ public final class LakeServer implements AutoCloseable {
       public Optional<String> knownLeader() {
         return forwarding.target().map(Forwarding.Target::nodeId);
       }
-    });
+    }, warmup::pending);
     QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
         System::nanoTime);
     IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
         events, limits.idleStreams());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
-        forwarding);
+        forwarding, warmup::pending);
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
@@ -180,6 +189,27 @@ public final class LakeServer implements AutoCloseable {
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security());
     this.server = flight.build();
+    this.warmupThread = new Thread(this::warmUp, "lake-warmup");
+    warmupThread.setDaemon(true);
+    LOG.info("start-up phase=open took={}ms node={} registry={}", (System.nanoTime() - opening) / 1_000_000,
+        config.nodeId(), store.describe());
+    this.constructed = System.nanoTime();
+  }
+
+  /** Warms the node up (catalog, Lance, one real query) before it reports ready; retried every 5 s (bounded). */
+  private void warmUp() {
+    for (int attempt = 1; attempt <= 720 && !Thread.currentThread().isInterrupted(); attempt++) {
+      boolean warmed = warmup.run();
+      firstWarmup.countDown();
+      if (warmed) {
+        return;
+      }
+      try {
+        Thread.sleep(5_000);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   public static Builder builder(LakeConfig config) {
@@ -194,6 +224,8 @@ public final class LakeServer implements AutoCloseable {
       close();
       throw e;
     }
+    LOG.info("start-up phase=listen took={}ms node={} leader={}", (System.nanoTime() - constructed) / 1_000_000,
+        config.nodeId(), cluster.isLeader());
     scheduler.start(config.maintenanceInterval());
     spool.startSweeper();
     if (config.metrics().enabled()) {
@@ -204,6 +236,17 @@ public final class LakeServer implements AutoCloseable {
         throw new IOException("cannot bind the metrics endpoint " + config.metrics().host() + ":"
             + config.metrics().port() + " (metrics.host / metrics.port): " + e.getMessage(), e);
       }
+    }
+    // Ready means "a query of a registered table is answered now": warm up before saying so (docs/operations.md).
+    // The endpoints already answer meanwhile (/ready and lake.status say what is still warming up).
+    warmupThread.start();
+    try {
+      if (!firstWarmup.await(WARMUP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+        LOG.warn("start-up warm-up still running after {}s node={}; not ready until it ends: {}", WARMUP_WAIT_SECONDS,
+            config.nodeId(), warmup.pending().orElse("done"));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     LOG.info("lake listening node={} address={}:{} dataDir={} dataRoot={} registry={}", config.nodeId(),
         config.host(), server.getPort(), config.dataDir(), storage.describe(), store.describe());
@@ -291,6 +334,7 @@ public final class LakeServer implements AutoCloseable {
     if (observability != null) {
       observability.close();
     }
+    warmupThread.interrupt();
     readiness.close();
     scheduler.close();
     try {

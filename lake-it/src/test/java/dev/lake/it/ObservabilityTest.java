@@ -152,6 +152,86 @@ class ObservabilityTest {
     }
   }
 
+  /**
+   * Issue 18, item 4: a restarted node reports ready only once a query of a registered table is answered — its
+   * start-up warm-up (catalog snapshot, Lance's native library, the dataset open, planning) has run. While the
+   * warm-up's dataset open is held back, {@code /ready} answers 503 naming the phase and {@code lake.status} says
+   * {@code "ready": false}; once it is let go, {@code /ready} turns 200 and a query is answered.
+   */
+  @Test
+  void readyMeansQueriesAreAnswered() throws Exception {
+    try (LakeTestServer first = LakeTestServer.start(dataDir);
+        FlightTestClient client = first.client()) {
+      assertThat(LongTable.ingest(client, "t", 0, 10, FlightTestClient.create())).isEqualTo(10);
+    }
+    int metricsPort = dev.lake.it.support.ClusterNodes.freePort();
+    int flightPort = dev.lake.it.support.ClusterNodes.freePort();
+    java.util.concurrent.CountDownLatch opening = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch letOpen = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CompletableFuture<LakeTestServer> starting =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          try {
+            return LakeTestServer.start(dataDir, b -> b.wrapEngine(e -> new dev.lake.it.support.ForwardingTableEngine(e) {
+              @Override
+              public dev.lake.engine.TableSnapshot open(String location, long version,
+                  org.apache.arrow.memory.BufferAllocator allocator) {
+                opening.countDown();
+                try {
+                  if (!letOpen.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never let the dataset open");
+                  }
+                } catch (InterruptedException ie) {
+                  Thread.currentThread().interrupt();
+                }
+                return super.open(location, version, allocator);
+              }
+            }), Map.of("metrics.enabled", "true", "metrics.port", Integer.toString(metricsPort),
+                "server.port", Integer.toString(flightPort)));
+          } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+          }
+        });
+    LakeTestServer restarted = null;
+    try {
+      assertThat(opening.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the warm-up opens the table").isTrue();
+      Poll.until(Duration.ofSeconds(30), "the metrics endpoint answers", () -> {
+        try {
+          get(metricsPort, "/health");
+          return true;
+        } catch (Exception notYet) {
+          return false;
+        }
+      });
+      HttpResponse<String> warming = get(metricsPort, "/ready");
+      assertThat(warming.statusCode()).as("not ready while no query of a registered table can be answered")
+          .isEqualTo(503);
+      assertThat(warming.body()).contains("NOT_READY").contains("first query of table 't'");
+      try (FlightTestClient early = FlightTestClient.connect(flightPort, "lake", "lake")) {
+        com.fasterxml.jackson.databind.JsonNode status =
+            dev.lake.it.support.AdminClient.action(early, "lake.status", "{}");
+        assertThat(status.get("ready").asBoolean()).as("lake.status while warming up").isFalse();
+        assertThat(status.get("warmup").asText()).contains("first query");
+      }
+
+      letOpen.countDown();
+      restarted = starting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      HttpResponse<String> ready = get(metricsPort, "/ready");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body()).contains("\"READY\"").contains("\"warmup\":\"done\"");
+      try (FlightTestClient client = restarted.client()) {
+        assertThat(dev.lake.it.support.AdminClient.action(client, "lake.status", "{}").get("ready").asBoolean())
+            .isTrue();
+        assertThat(LongTable.values(client, "t")).hasSize(10);
+      }
+    } finally {
+      letOpen.countDown();
+      if (restarted == null) {
+        restarted = starting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      restarted.close();
+    }
+  }
+
   private static Map<String, String> metricsOn() {
     return Map.of("metrics.enabled", "true", "metrics.port", "0");
   }

@@ -14,10 +14,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
- * Whether this node should get traffic ({@code /ready}): the registry answers a point read within
- * {@link #REGISTRY_TIMEOUT}, and, on a cluster node, this node leads or knows the leader (so writes can be forwarded).
+ * Whether this node should get traffic ({@code /ready}): it has warmed up — a query of a registered table is answered
+ * now (the start-up warm-up ran the catalog snapshot and one real query: Lance's native library, a dataset open,
+ * planning) —, the registry answers a point read within {@link #REGISTRY_TIMEOUT}, and, on a cluster node, this node
+ * leads or knows the leader (so writes can be forwarded).
  * The registry read runs on one named thread with a short queue: a hanging registry makes the node not ready, never a
  * pile of blocked probe threads.
  */
@@ -26,6 +29,7 @@ public final class Readiness implements AutoCloseable {
 
   private final Callable<?> registryCheck;
   private final LeaderView leader;
+  private final Supplier<Optional<String>> warmup;
   private final ThreadPoolExecutor executor;
 
   /** What readiness asks about leadership. */
@@ -46,8 +50,17 @@ public final class Readiness implements AutoCloseable {
 
   /** @param registryCheck a cheap registry read (its result is ignored; throwing means unreachable) */
   public Readiness(Callable<?> registryCheck, LeaderView leader) {
+    this(registryCheck, leader, Optional::empty);
+  }
+
+  /**
+   * @param warmup empty once the node has warmed up (a query of a registered table is answered now); otherwise what
+   *     is still running or what failed
+   */
+  public Readiness(Callable<?> registryCheck, LeaderView leader, Supplier<Optional<String>> warmup) {
     this.registryCheck = Objects.requireNonNull(registryCheck, "registryCheck");
     this.leader = Objects.requireNonNull(leader, "leader");
+    this.warmup = Objects.requireNonNull(warmup, "warmup");
     AtomicInteger n = new AtomicInteger();
     this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(4), r -> {
       Thread t = new Thread(r, "lake-readiness-" + n.incrementAndGet());
@@ -58,11 +71,13 @@ public final class Readiness implements AutoCloseable {
 
   public Report check() {
     Map<String, String> checks = new LinkedHashMap<>();
+    Optional<String> warming = warmup.get();
+    checks.put("warmup", warming.orElse("done"));
     boolean registry = registry(checks);
     boolean leads = leader.isLeader();
     Optional<String> known = leads ? Optional.empty() : leader.knownLeader();
     checks.put("leader", leads ? "this node" : known.map(id -> "known: " + id).orElse("unknown"));
-    return new Report(registry && (leads || known.isPresent()), checks);
+    return new Report(warming.isEmpty() && registry && (leads || known.isPresent()), checks);
   }
 
   private boolean registry(Map<String, String> checks) {

@@ -247,7 +247,14 @@ public final class DynamoDbMetaStore implements MetaStore {
     m.onTargetFailed(current -> Failures.leaseMoved(expected, current.map(DynamoItems::lease)))
         .recognisedByToken(DynamoItems.leaseKey());
     transactions.run(m);
-    LOG.info("lease written holder={} term={} registry={}", next.holderId(), next.term(), describe());
+    if (expected.isPresent() && expected.get().fence().equals(next.fence())) {
+      // a renewal (same holder and term, a later expiry): every lease.renew-interval, so not at INFO
+      LOG.debug("lease renewed holder={} term={} expiresAt={} registry={}", next.holderId(), next.term(),
+          next.expiresAt(), describe());
+    } else {
+      LOG.info("lease written holder={} term={} previous={} registry={}", next.holderId(), next.term(),
+          expected.map(l -> l.holderId() + "@" + l.term()).orElse("none"), describe());
+    }
   }
 
   @Override

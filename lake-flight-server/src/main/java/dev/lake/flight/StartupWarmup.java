@@ -1,0 +1,96 @@
+package dev.lake.flight;
+
+import dev.lake.query.Catalog;
+import dev.lake.query.PreparedQuery;
+import dev.lake.query.QueryService;
+import dev.lake.registry.TableRegistration;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a node does before it reports ready (docs/operations.md, "Start-up and readiness"): readiness means "a query
+ * of a registered table is answered now", so the first query must not pay for what a node needs once. In order:
+ * the catalog snapshot (one listing of the registry), then one real query of a registered table through the query
+ * service — which loads Lance's native library, opens the dataset at its registered version and plans with Calcite —
+ * drained to its first batch. Each phase is logged with its time; until the last one has finished
+ * {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
+ * thread {@code lake-warmup}), never fatal: the node serves anyway, and readiness stays false until a query of a
+ * registered table works.
+ */
+final class StartupWarmup {
+  private static final Logger LOG = LoggerFactory.getLogger(StartupWarmup.class);
+
+  private final Catalog catalog;
+  private final QueryService query;
+  private final BufferAllocator allocator;
+  private final LongSupplier nanoTime;
+  private final AtomicReference<String> state = new AtomicReference<>("not started");
+  private volatile boolean done;
+
+  StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime) {
+    this.catalog = catalog;
+    this.query = query;
+    this.allocator = allocator;
+    this.nanoTime = nanoTime;
+  }
+
+  /** Empty once warmed; otherwise what is still running or what failed. */
+  Optional<String> pending() {
+    return done ? Optional.empty() : Optional.of(state.get());
+  }
+
+  /** Runs the warm-up on the calling thread; returns true when it finished. Safe to call again after a failure. */
+  synchronized boolean run() {
+    if (done) {
+      return true;
+    }
+    long started = nanoTime.getAsLong();
+    List<String> phases = new ArrayList<>();
+    try {
+      state.set("running: catalog snapshot");
+      long t = nanoTime.getAsLong();
+      List<TableRegistration> tables = catalog.tables();
+      phases.add(phase("catalog", t, "tables=" + tables.size()));
+      Optional<TableRegistration> sample = tables.stream().min(Comparator.comparing(TableRegistration::name));
+      if (sample.isPresent()) {
+        state.set("running: first query of table '" + sample.get().name() + "'");
+        t = nanoTime.getAsLong();
+        String sql = "SELECT * FROM \"" + sample.get().name() + "\" LIMIT 1";
+        PreparedQuery prepared = query.prepare(sql);
+        try (ArrowReader reader = query.execute(sql, prepared.pins(), List.of(), allocator)) {
+          reader.loadNextBatch();
+        }
+        phases.add(phase("first-query", t, "table=" + sample.get().name() + " version="
+            + sample.get().version()));
+      }
+      done = true;
+      long jvmMillis = ManagementFactory.getRuntimeMXBean().getUptime();
+      LOG.info("start-up phase=ready took={}ms sinceJvmStart={}ms phases={}", millis(started), jvmMillis, phases);
+      return true;
+    } catch (Exception | AssertionError | LinkageError e) {
+      state.set("failed: " + e.getMessage());
+      LOG.warn("start-up warm-up failed after {}ms (retried at the next readiness check): {}", millis(started),
+          e.toString());
+      return false;
+    }
+  }
+
+  private String phase(String name, long startedNanos, String detail) {
+    long ms = millis(startedNanos);
+    LOG.info("start-up phase={} took={}ms {}", name, ms, detail);
+    return name + "=" + ms + "ms";
+  }
+
+  private long millis(long startedNanos) {
+    return (nanoTime.getAsLong() - startedNanos) / 1_000_000;
+  }
+}
