@@ -90,6 +90,11 @@ final class ProbeCluster implements AutoCloseable {
     return servers[i].jvm().pid();
   }
 
+  /** Everything node {@code i} printed so far. */
+  List<String> output(int i) {
+    return servers[i].output();
+  }
+
   /** SIGKILL to node {@code i}'s JVM; waits until it is gone. */
   void kill(int i) throws Exception {
     ProcessHandle jvm = servers[i].jvm();

@@ -23,10 +23,20 @@ public final class ServerProcess implements AutoCloseable {
   private final Process process;
   private final List<String> output = Collections.synchronizedList(new ArrayList<>());
   private final int port;
+  /** Every line the server printed so far (the reader thread keeps appending). */
+  private volatile List<String> live = List.of();
 
   private ServerProcess(Process process, int port) {
     this.process = process;
     this.port = port;
+  }
+
+  /** Everything the server printed so far (stdout and stderr), also after start-up. */
+  public List<String> output() {
+    List<String> lines = live;
+    synchronized (lines) {
+      return List.copyOf(lines);
+    }
   }
 
   public static Path projectRoot() {
@@ -86,6 +96,7 @@ public final class ServerProcess implements AutoCloseable {
       int p = port.get(180, TimeUnit.SECONDS);
       ServerProcess sp = new ServerProcess(process, p);
       sp.output.addAll(output);
+      sp.live = output;
       return sp;
     } catch (Exception e) {
       process.destroyForcibly();
