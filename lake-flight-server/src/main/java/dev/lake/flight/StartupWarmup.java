@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * What a node does before it reports ready (docs/operations.md, "Start-up and readiness"): readiness means "a query
  * of a registered table is answered now", so the first query must not pay for what a node needs once. In order:
  * the catalog snapshot (one listing of the registry), then one real query of a registered table through the query
- * service — which loads Lance's native library, opens the dataset at its registered version and plans with Calcite —
+ * service (it loads Lance's native library, opens the dataset at its registered version, plans with Calcite),
  * drained to its first batch. Each phase is logged with its time; until the last one has finished
  * {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
  * thread {@code lake-warmup}), never fatal: the node serves anyway, and readiness stays false until a query of a

@@ -171,7 +171,8 @@ class ObservabilityTest {
     java.util.concurrent.CompletableFuture<LakeTestServer> starting =
         java.util.concurrent.CompletableFuture.supplyAsync(() -> {
           try {
-            return LakeTestServer.start(dataDir, b -> b.wrapEngine(e -> new dev.lake.it.support.ForwardingTableEngine(e) {
+            return LakeTestServer.start(dataDir, b -> b.wrapEngine(e ->
+                new dev.lake.it.support.ForwardingTableEngine(e) {
               @Override
               public dev.lake.engine.TableSnapshot open(String location, long version,
                   org.apache.arrow.memory.BufferAllocator allocator) {

@@ -33,9 +33,14 @@ final class CommitRule {
    */
   long readVersion(TableRegistration registration) {
     String location = registration.location();
+    // Latest first, then the check: the check then covers every version up to the one returned. (The other order
+    // lets a commit that lands between the two — a deposed leader's, which Lance cannot refuse — become part of the
+    // read version unseen; this way it lands after the read version, and the engine's check after the commit finds
+    // it.)
+    long latest = engine.latestVersion(location);
     List<Long> unregistered = engine.dataChangingVersionsAfter(location, registration.version());
     if (unregistered.isEmpty()) {
-      return engine.latestVersion(location);
+      return latest;
     }
     leadership.enter();
     long restored = engine.restore(location, registration.version());

@@ -108,6 +108,39 @@ class CommitRuleBranchesTest {
     assertThat(lake.values("t")).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 6L);
   }
 
+  /**
+   * A commit Lance cannot refuse (a deposed leader's, resumed after it passed its gate) landing while the leader
+   * chooses its read version — right after the check for unregistered data commits — never becomes part of a
+   * registered version: it lands after the read version, the engine's check after the commit finds it, and the
+   * retry restores. (Found by the three-process pause round: a resumed old leader's append was registered twice.)
+   */
+  @Test
+  void foreignCommitWhileChoosingTheReadVersionIsNeverRegistered() {
+    lake.create("t", List.of(1L, 2L));
+    AtomicInteger checks = new AtomicInteger();
+    dev.lake.engine.TableEngine racing = (dev.lake.engine.TableEngine) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {dev.lake.engine.TableEngine.class}, (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(lake.engine, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("dataChangingVersionsAfter") && checks.getAndIncrement() == 0) {
+            // the foreign append lands just after the check answered
+            TableRegistration r = lake.registration("t");
+            lake.engine.commit(r.location(), lake.engine.latestVersion(r.location()),
+                new TableChange.Append(lake.engine.stage(r.location(), lake.reader(List.of(99L)))));
+          }
+          return result;
+        });
+    WriteCoordinator writes = new WriteCoordinator(lake.store, racing, lake.leadership, new TableLocks(30_000),
+        lake.locations, lake.allocator, Clock.systemUTC(), WriteInterceptor.NONE);
+    writes.ingest(new IngestRequest("t", IngestRequest.IfMissing.FAIL, IngestRequest.IfExists.APPEND,
+        Optional.empty()), lake.reader(List.of(3L)));
+    assertThat(lake.values("t")).as("the foreign row is not registered").containsExactlyInAnyOrder(1L, 2L, 3L);
+  }
+
   /** Issue 19: each branch of the commit rule at the metasrv level. */
   @Test
   void commitRuleBranchesAtMetasrvLevel() {
