@@ -16,9 +16,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       bare {@code CAST(x AS TIMESTAMP)} keeps them instead of truncating to seconds.
  *   <li>CASE and set operations over strings of different lengths are VARCHAR (no blank padding).
  *   <li>SUM widens: integers to BIGINT, DECIMAL(p,s) to DECIMAL(38,s), floating point to DOUBLE.
- *   <li>AVG over DECIMAL(p,s) widens the scale by 4 (like Spark): AVG of DECIMAL(15,2) is DECIMAL(19,6), not the
- *       truncating DECIMAL(15,2) of stock Calcite (facts.md, TPC-H Q1).
+ *   <li>AVG over DECIMAL(p,s) widens the scale by 4 (like Spark), to at least 6: AVG of DECIMAL(15,2) is
+ *       DECIMAL(19,6), not the truncating DECIMAL(15,2) of stock Calcite; the value is rounded half-up at that scale.
+ *   <li>AVG over integers is DOUBLE (as in DuckDB, Trino and Spark), not the truncated integer of stock Calcite.
  * </ul>
+ * docs/api.md lists the result type of every aggregate.
  */
 public final class LakeTypeSystem extends RelDataTypeSystemImpl {
   /** The one instance; the type system is stateless. */
@@ -26,6 +28,7 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
 
   private static final int MAX_DECIMAL_PRECISION = 38;
   private static final int AVG_EXTRA_SCALE = 4;
+  private static final int MIN_AVG_SCALE = 6;
   /** Nanoseconds: types and literals keep the precision of the stored unit; the row runtime still counts ms. */
   private static final int MAX_DATETIME_PRECISION = 9;
 
@@ -99,12 +102,17 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
 
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+    if (SqlTypeName.INT_TYPES.contains(argumentType.getSqlTypeName())) {
+      return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
+          argumentType.isNullable());
+    }
     if (argumentType.getSqlTypeName() != SqlTypeName.DECIMAL) {
       return super.deriveAvgAggType(typeFactory, argumentType);
     }
     int scale = argumentType.getScale();
     int integerDigits = argumentType.getPrecision() - scale;
-    int widenedScale = Math.max(scale, Math.min(scale + AVG_EXTRA_SCALE, MAX_DECIMAL_PRECISION - integerDigits));
+    int widenedScale = Math.max(scale, Math.min(Math.max(MIN_AVG_SCALE, scale + AVG_EXTRA_SCALE),
+        MAX_DECIMAL_PRECISION - integerDigits));
     int precision = Math.min(MAX_DECIMAL_PRECISION, integerDigits + widenedScale);
     RelDataType widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, widenedScale);
     return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
