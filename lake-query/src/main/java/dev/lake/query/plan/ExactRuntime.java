@@ -98,10 +98,9 @@ final class ExactRuntime extends RexShuttle {
   private static final SqlOperator DECIMAL_TO_INT = function("decimalToInt");
   private static final SqlOperator DECIMAL_TO_SHORT = function("decimalToShort");
   private static final SqlOperator DECIMAL_TO_BYTE = function("decimalToByte");
-  private static final SqlAggFunction CHECKED_SUM = new SqlUserDefinedAggFunction(
-      new SqlIdentifier("LAKE_CHECKED_SUM", SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0,
-      InferTypes.FIRST_KNOWN, null, AggregateFunctionImpl.create(CheckedSum.class), false, false,
-      Optionality.FORBIDDEN);
+  private static final SqlAggFunction CHECKED_SUM = checkedSum("LAKE_CHECKED_SUM", ReturnTypes.AGG_SUM);
+  private static final SqlAggFunction CHECKED_SUM0 = checkedSum("LAKE_CHECKED_SUM0",
+      ReturnTypes.AGG_SUM_EMPTY_IS_ZERO);
 
   private final RexBuilder rexBuilder;
   private final RelDataTypeFactory typeFactory;
@@ -109,6 +108,12 @@ final class ExactRuntime extends RexShuttle {
   private ExactRuntime(RexBuilder rexBuilder) {
     this.rexBuilder = rexBuilder;
     this.typeFactory = rexBuilder.getTypeFactory();
+  }
+
+  private static SqlAggFunction checkedSum(String name, org.apache.calcite.sql.type.SqlReturnTypeInference type) {
+    return new SqlUserDefinedAggFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION, type,
+        InferTypes.FIRST_KNOWN, null, AggregateFunctionImpl.create(CheckedSum.class), false, false,
+        Optionality.FORBIDDEN);
   }
 
   private static SqlOperator function(String method) {
@@ -194,9 +199,77 @@ final class ExactRuntime extends RexShuttle {
     if (!changed) {
       return calc;
     }
+    List<RexNode> all = new ArrayList<>(projects);
+    if (condition != null) {
+      all.add(condition);
+    }
+    if (all.stream().anyMatch(ExactRuntime::fineTimeOperand)) {
+      return lowered(calc, projects, condition);
+    }
     RexProgram exact = RexProgram.create(calc.getInput().getRowType(), projects, condition, calc.getRowType(),
         rexBuilder);
     return EnumerableCalc.create(calc.getInput(), exact);
+  }
+
+  private static boolean fineTime(RelDataType type) {
+    return type.getSqlTypeName() == SqlTypeName.TIME && fine(type);
+  }
+
+  /** Whether a call in {@code node} takes a TIME of precision above 3 (which Calcite would read as an int). */
+  private static boolean fineTimeOperand(RexNode node) {
+    if (!(node instanceof RexCall)) {
+      return false;
+    }
+    for (RexNode operand : ((RexCall) node).getOperands()) {
+      if (fineTime(operand.getType()) || fineTimeOperand(operand)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private RelDataType lowered(RelDataType type) {
+    return fineTime(type) ? typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
+        type.isNullable()) : type;
+  }
+
+  private RelDataType loweredRow(RelDataType row) {
+    RelDataTypeFactory.Builder builder = typeFactory.builder();
+    for (RelDataTypeField field : row.getFieldList()) {
+      builder.add(field.getName(), lowered(field.getType()));
+    }
+    return builder.build();
+  }
+
+  /**
+   * A calc whose expressions take TIME(p > 3) operands, computed on BIGINT views of those values: its input and
+   * output retyped around it ({@link EnumerableRetype}), the expressions typed BIGINT where they were such TIMEs.
+   */
+  private RelNode lowered(EnumerableCalc calc, List<RexNode> projects, RexNode condition) {
+    RelDataType inputRow = loweredRow(calc.getInput().getRowType());
+    RexShuttle lower = new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(org.apache.calcite.rex.RexInputRef ref) {
+        return fineTime(ref.getType()) ? new org.apache.calcite.rex.RexInputRef(ref.getIndex(), lowered(ref.getType()))
+            : ref;
+      }
+
+      @Override
+      public RexNode visitCall(RexCall call) {
+        RexCall visited = (RexCall) super.visitCall(call);
+        return fineTime(visited.getType()) ? visited.clone(lowered(visited.getType()), visited.getOperands())
+            : visited;
+      }
+    };
+    List<RexNode> loweredProjects = new ArrayList<>();
+    for (RexNode project : projects) {
+      loweredProjects.add(project.accept(lower));
+    }
+    RexNode loweredCondition = condition == null ? null : condition.accept(lower);
+    RelNode input = new EnumerableRetype(calc.getInput(), inputRow);
+    RexProgram program = RexProgram.create(inputRow, loweredProjects, loweredCondition, loweredRow(calc.getRowType()),
+        rexBuilder);
+    return new EnumerableRetype(EnumerableCalc.create(input, program), calc.getRowType());
   }
 
   private RelNode join(Join join) {
@@ -264,7 +337,7 @@ final class ExactRuntime extends RexShuttle {
       }
       if ((kind == SqlKind.SUM || kind == SqlKind.SUM0) && call.getType().getSqlTypeName() == SqlTypeName.BIGINT
           && !call.isDistinct()) {
-        calls.add(AggregateCall.create(CHECKED_SUM, false, call.isApproximate(), call.ignoreNulls(),
+        calls.add(AggregateCall.create(kind == SqlKind.SUM ? CHECKED_SUM : CHECKED_SUM0, false, call.isApproximate(), call.ignoreNulls(),
             call.rexList, call.getArgList(), call.filterArg, call.distinctKeys, call.getCollation(),
             call.getType(), call.getName()));
         changed = true;

@@ -10,14 +10,15 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *
  * <ul>
  *   <li>TIME and TIMESTAMP allow precision up to 9, so a stored microsecond column is TIMESTAMP(6) and a literal
- *       keeps its microseconds when a filter is pushed into Lance; Calcite's row runtime still computes with
- *       milliseconds.
+ *       keeps its microseconds; Calcite's row runtime holds such values in micro- or nanoseconds
+ *       ({@link ExactRuntime}).
  *   <li>TIME and TIMESTAMP default to precision 3 (milliseconds): Calcite's row runtime carries milliseconds, so a
  *       bare {@code CAST(x AS TIMESTAMP)} keeps them instead of truncating to seconds.
  *   <li>CASE and set operations over strings of different lengths are VARCHAR (no blank padding).
  *   <li>SUM widens: integers to BIGINT, DECIMAL(p,s) to DECIMAL(38,s), floating point to DOUBLE.
- *   <li>AVG over DECIMAL(p,s) widens the scale by 4 (like Spark), to at least 6: AVG of DECIMAL(15,2) is
- *       DECIMAL(19,6), not the truncating DECIMAL(15,2) of stock Calcite; the value is rounded half-up at that scale.
+ *   <li>AVG over DECIMAL(p,s) is DECIMAL(38, s + 4) with a scale of at least 6 (as far as the input's integer digits
+ *       allow): AVG of DECIMAL(15,2) is DECIMAL(38,6), not the truncating DECIMAL(15,2) of stock Calcite; the value
+ *       is rounded half-up at that scale. The precision is the widest so that the sum it divides always fits.
  *   <li>AVG over integers is DOUBLE (as in DuckDB, Trino and Spark), not the truncated integer of stock Calcite.
  * </ul>
  * docs/api.md lists the result type of every aggregate.
@@ -29,7 +30,7 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
   private static final int MAX_DECIMAL_PRECISION = 38;
   private static final int AVG_EXTRA_SCALE = 4;
   private static final int MIN_AVG_SCALE = 6;
-  /** Nanoseconds: types and literals keep the precision of the stored unit; the row runtime still counts ms. */
+  /** Nanoseconds: types, literals and the row runtime keep the precision of the stored unit. */
   private static final int MAX_DATETIME_PRECISION = 9;
 
   private LakeTypeSystem() {}
@@ -113,8 +114,7 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
     int integerDigits = argumentType.getPrecision() - scale;
     int widenedScale = Math.max(scale, Math.min(Math.max(MIN_AVG_SCALE, scale + AVG_EXTRA_SCALE),
         MAX_DECIMAL_PRECISION - integerDigits));
-    int precision = Math.min(MAX_DECIMAL_PRECISION, integerDigits + widenedScale);
-    RelDataType widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, precision, widenedScale);
+    RelDataType widened = typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION, widenedScale);
     return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
   }
 }
