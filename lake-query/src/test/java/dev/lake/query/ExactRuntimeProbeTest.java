@@ -23,8 +23,8 @@ class ExactRuntimeProbeTest extends LakeTestSupport {
 
   @Test
   void probe() {
-    for (String sql : List.of("SELECT AVG(id), SUM(id), COUNT(*) FROM t", "SELECT SUM(id) FROM t WHERE id > 5",
-        "SELECT CAST(tm AS VARCHAR) FROM t")) {
+    for (String sql : List.of("SELECT MIN(tm), MAX(tm), MIN(id), COUNT(*) FROM t",
+        "SELECT id, MIN(tm) OVER (PARTITION BY id) FROM t", "SELECT id, LAG(tm) OVER (ORDER BY id) FROM t")) {
       try {
         System.out.println(query("EXPLAIN PLAN FOR " + sql).rows());
         System.out.println(query(sql).rows());

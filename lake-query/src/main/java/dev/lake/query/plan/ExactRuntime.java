@@ -172,10 +172,11 @@ final class ExactRuntime extends RexShuttle {
       return values((EnumerableValues) current);
     }
     if (current instanceof EnumerableAggregate) {
-      return aggregate((EnumerableAggregate) current);
+      return lowered(aggregate((EnumerableAggregate) current));
     }
     if (current instanceof EnumerableWindow) {
       window((EnumerableWindow) current);
+      return lowered((EnumerableWindow) current);
     }
     return current;
   }
@@ -374,6 +375,63 @@ final class ExactRuntime extends RexShuttle {
         }
       }
     }
+  }
+
+  /** An aggregate of TIME(p > 3) arguments, computed on their BIGINT views (Calcite reads TIME arguments as ints). */
+  private RelNode lowered(RelNode rel) {
+    if (!(rel instanceof EnumerableAggregate)) {
+      return rel;
+    }
+    EnumerableAggregate aggregate = (EnumerableAggregate) rel;
+    List<RelDataTypeField> fields = aggregate.getInput().getRowType().getFieldList();
+    boolean times = aggregate.getAggCallList().stream()
+        .anyMatch(call -> call.getArgList().stream().anyMatch(a -> fineTime(fields.get(a).getType())));
+    if (!times) {
+      return aggregate;
+    }
+    RelNode input = new EnumerableRetype(aggregate.getInput(), loweredRow(aggregate.getInput().getRowType()));
+    List<AggregateCall> calls = new ArrayList<>();
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      calls.add(AggregateCall.create(call.getAggregation(), call.isDistinct(), call.isApproximate(),
+          call.ignoreNulls(), call.rexList, call.getArgList(), call.filterArg, call.distinctKeys,
+          call.getCollation(), lowered(call.getType()), call.getName()));
+    }
+    RelNode computed = aggregate.copy(aggregate.getTraitSet(), input, aggregate.getGroupSet(),
+        aggregate.getGroupSets(), calls);
+    return new EnumerableRetype(computed, aggregate.getRowType());
+  }
+
+  /** A window whose functions take TIME(p > 3) arguments, computed on their BIGINT views. */
+  private RelNode lowered(EnumerableWindow window) {
+    boolean times = window.groups.stream().flatMap(g -> g.aggCalls.stream())
+        .anyMatch(call -> call.getOperands().stream().anyMatch(o -> fineTime(o.getType())));
+    if (!times) {
+      return window;
+    }
+    RelNode input = new EnumerableRetype(window.getInput(), loweredRow(window.getInput().getRowType()));
+    List<Window.Group> groups = new ArrayList<>();
+    for (Window.Group group : window.groups) {
+      List<Window.RexWinAggCall> calls = new ArrayList<>();
+      for (Window.RexWinAggCall call : group.aggCalls) {
+        List<RexNode> operands = new ArrayList<>();
+        for (RexNode operand : call.getOperands()) {
+          operands.add(operand instanceof org.apache.calcite.rex.RexInputRef && fineTime(operand.getType())
+              ? new org.apache.calcite.rex.RexInputRef(((org.apache.calcite.rex.RexInputRef) operand).getIndex(),
+                  lowered(operand.getType()))
+              : operand);
+        }
+        calls.add(new Window.RexWinAggCall((SqlAggFunction) call.getOperator(), lowered(call.getType()), operands,
+            call.ordinal, call.distinct, call.ignoreNulls));
+      }
+      groups.add(new Window.Group(group.keys, group.isRows, group.lowerBound, group.upperBound, group.exclude,
+          group.orderKeys, calls));
+    }
+    org.apache.calcite.rel.logical.LogicalWindow logical = org.apache.calcite.rel.logical.LogicalWindow.create(
+        window.getTraitSet().replace(org.apache.calcite.plan.Convention.NONE), input, window.getConstants(),
+        loweredRow(window.getRowType()), groups);
+    RelNode computed = ((org.apache.calcite.rel.convert.ConverterRule)
+        org.apache.calcite.adapter.enumerable.EnumerableRules.ENUMERABLE_WINDOW_RULE).convert(logical);
+    return new EnumerableRetype(computed, window.getRowType());
   }
 
   /** SUM of integers into a BIGINT that fails instead of wrapping. */

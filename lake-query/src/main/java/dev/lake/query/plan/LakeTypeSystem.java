@@ -101,6 +101,33 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
     return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
   }
 
+  /**
+   * DECIMAL division by SQL Server's rule, which Calcite's default misreads (it compares the whole precision, not
+   * the integer digits, with 32): scale {@code max(6, s1 + p2 + 1)}; when the result needs more than 38 digits, the
+   * scale shrinks to what the {@code p1 - s1 + s2} integer digits leave, but not below 6 — unless those take 32 or
+   * more digits, then 6. So AVG's SUM / COUNT keeps AVG's scale.
+   */
+  @Override
+  public RelDataType deriveDecimalDivideType(RelDataTypeFactory typeFactory, RelDataType type1,
+      RelDataType type2) {
+    RelDataType stock = super.deriveDecimalDivideType(typeFactory, type1, type2);
+    if (stock == null) {
+      return null;
+    }
+    RelDataType left = org.apache.calcite.rel.type.RelDataTypeFactoryImpl.isJavaType(type1)
+        ? typeFactory.decimalOf(type1) : type1;
+    RelDataType right = org.apache.calcite.rel.type.RelDataTypeFactoryImpl.isJavaType(type2)
+        ? typeFactory.decimalOf(type2) : type2;
+    int integerDigits = left.getPrecision() - left.getScale() + right.getScale();
+    int scale = Math.min(Math.max(MIN_AVG_SCALE, left.getScale() + right.getPrecision() + 1), MAX_DECIMAL_PRECISION);
+    if (integerDigits + scale > MAX_DECIMAL_PRECISION) {
+      scale = integerDigits < MAX_DECIMAL_PRECISION - MIN_AVG_SCALE
+          ? Math.max(MIN_AVG_SCALE, MAX_DECIMAL_PRECISION - integerDigits) : Math.min(scale, MIN_AVG_SCALE);
+    }
+    int precision = Math.min(MAX_DECIMAL_PRECISION, integerDigits + scale);
+    return typeFactory.createSqlType(SqlTypeName.DECIMAL, Math.max(precision, scale), scale);
+  }
+
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
     if (SqlTypeName.INT_TYPES.contains(argumentType.getSqlTypeName())) {
