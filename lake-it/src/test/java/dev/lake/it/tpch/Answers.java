@@ -1,6 +1,7 @@
 package dev.lake.it.tpch;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -12,13 +13,16 @@ import java.util.Set;
 /**
  * Compares two engines' answers to one query: as multisets of rows, ordered only by the query's ORDER BY keys (rows
  * whose keys tie may come in any order). Integers, decimals (by value, any scale), strings and dates must be equal;
- * two doubles within 1e-9 relative; a decimal and a double (DuckDB answers divisions and averages of decimals with
- * doubles) within 1e-9 relative or one unit of the decimal's last place; averages within 1e-6 absolute (Lance
- * truncates decimal averages to 6 places).
+ * two doubles within 1e-9 relative. A decimal answered where the reference has a double (DuckDB answers divisions
+ * and averages of decimals with doubles) must equal the reference correctly rounded (half up) at the decimal's
+ * declared scale — no tolerance beyond the reference's own: where the double lies within 1e-12 relative of a
+ * rounding boundary (or the scale is beyond a double's digits), every rounding of a value that near is accepted. A truncated result fails whenever the dropped digits reach half
+ * a unit.
  */
 public final class Answers {
   private static final double RELATIVE = 1e-9;
-  private static final double AVERAGE = 1e-6;
+  /** How far a double reference may be from the exact value it stands for (relative). */
+  private static final double REFERENCE_ERROR = 1e-12;
 
   private Answers() {}
 
@@ -130,20 +134,31 @@ public final class Answers {
   private static boolean sameNumber(Number x, Number y, boolean average) {
     boolean xExact = !(x instanceof Double);
     boolean yExact = !(y instanceof Double);
-    if (average) {
-      return Math.abs(x.doubleValue() - y.doubleValue()) <= AVERAGE;
-    }
     if (xExact && yExact) {
       return exact(x).compareTo(exact(y)) == 0;
     }
+    if (x instanceof BigDecimal && !yExact || y instanceof BigDecimal && !xExact) {
+      BigDecimal decimal = (BigDecimal) (xExact ? x : y);
+      return correctlyRounded(decimal, (xExact ? y : x).doubleValue());
+    }
     double a = x.doubleValue();
     double b = y.doubleValue();
-    double tolerance = RELATIVE * Math.max(Math.abs(a), Math.abs(b));
-    if (xExact || yExact) {
-      BigDecimal decimal = exact(xExact ? x : y);
-      tolerance = Math.max(tolerance, Math.pow(10, -Math.max(0, decimal.scale())));
+    return Math.abs(a - b) <= RELATIVE * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  /**
+   * Whether {@code decimal} is {@code reference} rounded half up at the decimal's scale: one of the roundings of the
+   * values within the reference's own error (usually exactly one).
+   */
+  static boolean correctlyRounded(BigDecimal decimal, double reference) {
+    if (!Double.isFinite(reference)) {
+      return false;
     }
-    return Math.abs(a - b) <= tolerance;
+    int scale = decimal.scale();
+    double error = Math.abs(reference) * REFERENCE_ERROR;
+    BigDecimal low = new BigDecimal(reference - error).setScale(scale, RoundingMode.HALF_UP);
+    BigDecimal high = new BigDecimal(reference + error).setScale(scale, RoundingMode.HALF_UP);
+    return decimal.compareTo(low) >= 0 && decimal.compareTo(high) <= 0;
   }
 
   private static BigDecimal exact(Number number) {

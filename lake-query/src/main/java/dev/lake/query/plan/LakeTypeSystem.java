@@ -19,7 +19,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *   <li>AVG over DECIMAL(p,s) is DECIMAL(38, s + 4) with a scale of at least 6 (as far as the input's integer digits
  *       allow): AVG of DECIMAL(15,2) is DECIMAL(38,6), not the truncating DECIMAL(15,2) of stock Calcite; the value
  *       is rounded half-up at that scale. The precision is the widest so that the sum it divides always fits.
- *   <li>AVG over integers is DOUBLE (as in DuckDB, Trino and Spark), not the truncated integer of stock Calcite.
+ *   <li>AVG over integers and REAL is DOUBLE (as in DuckDB, Trino and Spark), not the truncated integer of stock
+ *       Calcite. STDDEV and VARIANCE follow AVG's types.
  * </ul>
  * docs/api.md lists the result type of every aggregate.
  */
@@ -130,7 +131,8 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
 
   @Override
   public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
-    if (SqlTypeName.INT_TYPES.contains(argumentType.getSqlTypeName())) {
+    if (SqlTypeName.INT_TYPES.contains(argumentType.getSqlTypeName())
+        || argumentType.getSqlTypeName() == SqlTypeName.REAL || argumentType.getSqlTypeName() == SqlTypeName.FLOAT) {
       return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
           argumentType.isNullable());
     }
