@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Compares two engines' answers to one query: as multisets of rows, ordered only by the query's ORDER BY keys (rows
@@ -28,7 +27,7 @@ public final class Answers {
 
   /** Why {@code actual} is not the same answer as {@code expected}, or empty when it is. */
   public static Optional<String> difference(List<List<Object>> actual, List<List<Object>> expected,
-      List<Integer> orderBy, Set<Integer> averages) {
+      List<Integer> orderBy) {
     if (actual.size() != expected.size()) {
       return Optional.of("row counts differ: " + actual.size() + " vs " + expected.size() + " expected");
     }
@@ -37,7 +36,7 @@ public final class Answers {
         return Optional.of("column counts differ in row " + i);
       }
       for (int key : orderBy) {
-        if (!same(actual.get(i).get(key), expected.get(i).get(key), averages.contains(key))) {
+        if (!same(actual.get(i).get(key), expected.get(i).get(key))) {
           return Optional.of("ORDER BY column " + key + " differs in row " + i + ": " + actual.get(i) + " vs "
               + expected.get(i) + " expected");
         }
@@ -47,7 +46,7 @@ public final class Answers {
     List<List<Object>> right = canonical(expected, orderBy);
     for (int i = 0; i < left.size(); i++) {
       for (int c = 0; c < left.get(i).size(); c++) {
-        if (!same(left.get(i).get(c), right.get(i).get(c), averages.contains(c))) {
+        if (!same(left.get(i).get(c), right.get(i).get(c))) {
           return Optional.of("column " + c + " differs: " + left.get(i) + " vs " + right.get(i) + " expected");
         }
       }
@@ -83,7 +82,7 @@ public final class Answers {
 
   private static boolean sameKeys(List<Object> a, List<Object> b, List<Integer> orderBy) {
     for (int key : orderBy) {
-      if (!same(a.get(key), b.get(key), false)) {
+      if (!same(a.get(key), b.get(key))) {
         return false;
       }
     }
@@ -116,14 +115,14 @@ public final class Answers {
     return value;
   }
 
-  static boolean same(Object a, Object b, boolean average) {
+  static boolean same(Object a, Object b) {
     Object x = normalize(a);
     Object y = normalize(b);
     if (x == null || y == null) {
       return x == null && y == null;
     }
     if (x instanceof Number && y instanceof Number) {
-      return sameNumber((Number) x, (Number) y, average);
+      return sameNumber((Number) x, (Number) y);
     }
     if (x instanceof LocalDate || y instanceof LocalDate) {
       return String.valueOf(x).equals(String.valueOf(y));
@@ -131,7 +130,7 @@ public final class Answers {
     return x.equals(y);
   }
 
-  private static boolean sameNumber(Number x, Number y, boolean average) {
+  private static boolean sameNumber(Number x, Number y) {
     boolean xExact = !(x instanceof Double);
     boolean yExact = !(y instanceof Double);
     if (xExact && yExact) {

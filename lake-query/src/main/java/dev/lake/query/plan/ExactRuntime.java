@@ -59,7 +59,7 @@ import org.apache.calcite.util.TimestampString;
  *       Anything else over such a value is refused with a message rather than computed in milliseconds.
  *   <li>DECIMAL division and CAST to DECIMAL or to an integer round half-up at the result scale and fail when the
  *       result does not fit its type (Calcite computes division with 16 significant digits and truncates casts).
- *   <li>SUM of integers (BIGINT) fails on overflow instead of wrapping.
+ *   <li>SUM of integers (BIGINT) and integer {@code + - *} fail on overflow instead of wrapping.
  * </ul>
  */
 final class ExactRuntime extends RexShuttle {
@@ -504,6 +504,15 @@ final class ExactRuntime extends RexShuttle {
     }
     if (kind == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
       return divide(call, call.getType());
+    }
+    if (SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName())) {
+      SqlOperator checked = kind == SqlKind.PLUS ? SqlStdOperatorTable.CHECKED_PLUS
+          : kind == SqlKind.MINUS ? SqlStdOperatorTable.CHECKED_MINUS
+          : kind == SqlKind.TIMES ? SqlStdOperatorTable.CHECKED_MULTIPLY
+          : kind == SqlKind.MINUS_PREFIX ? SqlStdOperatorTable.CHECKED_UNARY_MINUS : null;
+      if (checked != null) {
+        return rexBuilder.makeCall(call.getType(), checked, call.getOperands());
+      }
     }
     boolean fineOperands = fineIn(call.getOperands());
     if (!fineOperands && !fine(call.getType())) {
