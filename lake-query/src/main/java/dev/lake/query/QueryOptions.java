@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine (default true; off,
  *     Calcite computes them over Lance scans — for comparisons and diagnosis)
  * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the
- *     planner's rule —, vectorized or lance-sql; default auto)
+ *     planner's rule —, vectorized, lance-sql or calcite; default auto)
  */
 public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
     SubtreeExecutor executor) {

@@ -41,7 +41,7 @@ import java.util.Optional;
  * @param catalog the catalog cache shield: TTL, staleness bound, negative TTL, refresh interval
  * @param planCacheSize how many validated plans the planning cache keeps (0: none)
  * @param queryExecutor which engine runs pushed-down single-table subtrees ({@code query.executor}: auto,
- *     vectorized or lance-sql)
+ *     vectorized, lance-sql or calcite)
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
  *     query.column-cache}; 0: off)
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table

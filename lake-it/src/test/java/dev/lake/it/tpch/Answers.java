@@ -1,30 +1,33 @@
 package dev.lake.it.tpch;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Compares two engines' answers to one query: as multisets of rows, ordered only by the query's ORDER BY keys (rows
  * whose keys tie may come in any order). Integers, decimals (by value, any scale), strings and dates must be equal;
- * two doubles within 1e-9 relative; a decimal and a double (DuckDB answers divisions and averages of decimals with
- * doubles) within 1e-9 relative or one unit of the decimal's last place; averages within 1e-6 absolute (Lance
- * truncates decimal averages to 6 places).
+ * two doubles within 1e-9 relative. A decimal answered where the reference has a double (DuckDB answers divisions
+ * and averages of decimals with doubles) must equal the reference correctly rounded (half up) at the decimal's
+ * declared scale — no tolerance beyond the reference's own: where the double lies within 1e-12 relative of a
+ * rounding boundary (or the scale is beyond a double's digits), every rounding of a value that near is accepted. A truncated result fails whenever the dropped digits reach half
+ * a unit.
  */
 public final class Answers {
   private static final double RELATIVE = 1e-9;
-  private static final double AVERAGE = 1e-6;
+  /** How far a double reference may be from the exact value it stands for (relative). */
+  private static final double REFERENCE_ERROR = 1e-12;
 
   private Answers() {}
 
   /** Why {@code actual} is not the same answer as {@code expected}, or empty when it is. */
   public static Optional<String> difference(List<List<Object>> actual, List<List<Object>> expected,
-      List<Integer> orderBy, Set<Integer> averages) {
+      List<Integer> orderBy) {
     if (actual.size() != expected.size()) {
       return Optional.of("row counts differ: " + actual.size() + " vs " + expected.size() + " expected");
     }
@@ -33,7 +36,7 @@ public final class Answers {
         return Optional.of("column counts differ in row " + i);
       }
       for (int key : orderBy) {
-        if (!same(actual.get(i).get(key), expected.get(i).get(key), averages.contains(key))) {
+        if (!same(actual.get(i).get(key), expected.get(i).get(key))) {
           return Optional.of("ORDER BY column " + key + " differs in row " + i + ": " + actual.get(i) + " vs "
               + expected.get(i) + " expected");
         }
@@ -43,7 +46,7 @@ public final class Answers {
     List<List<Object>> right = canonical(expected, orderBy);
     for (int i = 0; i < left.size(); i++) {
       for (int c = 0; c < left.get(i).size(); c++) {
-        if (!same(left.get(i).get(c), right.get(i).get(c), averages.contains(c))) {
+        if (!same(left.get(i).get(c), right.get(i).get(c))) {
           return Optional.of("column " + c + " differs: " + left.get(i) + " vs " + right.get(i) + " expected");
         }
       }
@@ -79,7 +82,7 @@ public final class Answers {
 
   private static boolean sameKeys(List<Object> a, List<Object> b, List<Integer> orderBy) {
     for (int key : orderBy) {
-      if (!same(a.get(key), b.get(key), false)) {
+      if (!same(a.get(key), b.get(key))) {
         return false;
       }
     }
@@ -112,14 +115,14 @@ public final class Answers {
     return value;
   }
 
-  static boolean same(Object a, Object b, boolean average) {
+  static boolean same(Object a, Object b) {
     Object x = normalize(a);
     Object y = normalize(b);
     if (x == null || y == null) {
       return x == null && y == null;
     }
     if (x instanceof Number && y instanceof Number) {
-      return sameNumber((Number) x, (Number) y, average);
+      return sameNumber((Number) x, (Number) y);
     }
     if (x instanceof LocalDate || y instanceof LocalDate) {
       return String.valueOf(x).equals(String.valueOf(y));
@@ -127,23 +130,34 @@ public final class Answers {
     return x.equals(y);
   }
 
-  private static boolean sameNumber(Number x, Number y, boolean average) {
+  private static boolean sameNumber(Number x, Number y) {
     boolean xExact = !(x instanceof Double);
     boolean yExact = !(y instanceof Double);
-    if (average) {
-      return Math.abs(x.doubleValue() - y.doubleValue()) <= AVERAGE;
-    }
     if (xExact && yExact) {
       return exact(x).compareTo(exact(y)) == 0;
     }
+    if (x instanceof BigDecimal && !yExact || y instanceof BigDecimal && !xExact) {
+      BigDecimal decimal = (BigDecimal) (xExact ? x : y);
+      return correctlyRounded(decimal, (xExact ? y : x).doubleValue());
+    }
     double a = x.doubleValue();
     double b = y.doubleValue();
-    double tolerance = RELATIVE * Math.max(Math.abs(a), Math.abs(b));
-    if (xExact || yExact) {
-      BigDecimal decimal = exact(xExact ? x : y);
-      tolerance = Math.max(tolerance, Math.pow(10, -Math.max(0, decimal.scale())));
+    return Math.abs(a - b) <= RELATIVE * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  /**
+   * Whether {@code decimal} is {@code reference} rounded half up at the decimal's scale: one of the roundings of the
+   * values within the reference's own error (usually exactly one).
+   */
+  static boolean correctlyRounded(BigDecimal decimal, double reference) {
+    if (!Double.isFinite(reference)) {
+      return false;
     }
-    return Math.abs(a - b) <= tolerance;
+    int scale = decimal.scale();
+    double error = Math.abs(reference) * REFERENCE_ERROR;
+    BigDecimal low = new BigDecimal(reference - error).setScale(scale, RoundingMode.HALF_UP);
+    BigDecimal high = new BigDecimal(reference + error).setScale(scale, RoundingMode.HALF_UP);
+    return decimal.compareTo(low) >= 0 && decimal.compareTo(high) <= 0;
   }
 
   private static BigDecimal exact(Number number) {

@@ -28,6 +28,7 @@ final class BenchmarkReport {
   private final List<String> overThirty = new ArrayList<>();
   private final List<String> singleTable = new ArrayList<>();
   private final List<String> scan = new ArrayList<>();
+  private final List<String> answers = new ArrayList<>();
   private long directRows;
   private double directMillis;
   private double ingestMillis;
@@ -113,6 +114,11 @@ final class BenchmarkReport {
         firstBatch.median() <= FIRST_BATCH_TARGET_MS ? "met" : "missed"));
   }
 
+  /** Query {@code number}'s answer through JDBC against DuckDB's ({@link Answers}): empty when they agree. */
+  void answer(int number, java.util.Optional<String> difference) {
+    answers.add("Q" + number + ": " + difference.orElse("matches"));
+  }
+
   void write() throws IOException {
     double jdbcGeomean = Samples.geometricMean(jdbcRatios);
     double flightGeomean = Samples.geometricMean(flightRatios);
@@ -129,6 +135,15 @@ final class BenchmarkReport {
         scaleText(), Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"), options.duckDbThreads(), options.runs(),
         options.capSeconds(), loadAtStart, loadAverage()));
+    text.append("## Answers\n\n");
+    text.append("Each query's answer through JDBC against DuckDB's, decimals equal to DuckDB's correctly rounded at"
+        + " their declared scale (`Answers`, as `tpchQueriesMatchDuckDb` checks at SF 0.01 and 0.1): ");
+    long differing = answers.stream().filter(a -> !a.endsWith(": matches")).count();
+    text.append(differing == 0 ? "all " + answers.size() + " match.\n\n" : differing + " differ:\n\n");
+    answers.stream().filter(a -> !a.endsWith(": matches")).forEach(a -> text.append("- ").append(a).append('\n'));
+    if (differing > 0) {
+      text.append('\n');
+    }
     text.append("## Queries\n\n");
     text.append("`path`: vectorized = the whole query ran in lake's vectorized executor (parallel fragment scans,"
         + " filter, projection and hash aggregation over Arrow batches; `query.executor=auto` picked it); lance-sql ="

@@ -26,7 +26,8 @@ import org.apache.arrow.memory.RootAllocator;
  * run. Generates the tables, loads them into lake through Flight bulk ingest (timed against a direct Lance write of
  * the same batches) and into DuckDB from the same batches, then runs the 22 queries interleaved — DuckDB, lake through
  * the JDBC driver, lake through FlightSqlClient (and Lance's own SQL for queries lake pushes down whole) — a warm-up
- * then medians of {@code --runs}, each run capped at {@code --cap-seconds}. Also measures SELECT * through
+ * then medians of {@code --runs}, each run capped at {@code --cap-seconds} — after checking each answer against
+ * DuckDB's, decimals correctly rounded at their declared scale ({@link Answers}). Also measures SELECT * through
  * FlightSqlClient against a raw Lance scan and the warm time to the first batch. Prints the figures and writes them
  * to {@code --out} (default {@code verification/bench-tpch.md}).
  *
@@ -106,6 +107,7 @@ public final class TpchBenchmark {
     long cap = options.capSeconds() * 1_000_000_000L;
     for (int query : options.queries()) {
       String sql = TpchQueries.sql(query);
+      report.answer(query, Answers.difference(jdbcRows(jdbc, sql), duckDb.rows(sql), TpchQueries.orderBy(query)));
       long planStart = System.nanoTime();
       String plan = explain(jdbc, sql);
       long firstPlanning = System.nanoTime() - planStart;
@@ -131,6 +133,12 @@ public final class TpchBenchmark {
       report.query(query, firstPlanning, planning.median(), plan.lines().findFirst().orElse(""), samples,
           lanceSql != null);
       BenchmarkReport.log("Q" + query + " " + report.lastQueryLine());
+    }
+  }
+
+  private static List<List<Object>> jdbcRows(Connection jdbc, String sql) throws Exception {
+    try (java.sql.Statement statement = jdbc.createStatement(); java.sql.ResultSet result = statement.executeQuery(sql)) {
+      return DuckDbReference.JdbcRows.read(result);
     }
   }
 

@@ -7,14 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The 22 TPC-H queries as the io.trino.tpch 1.2 jar ships them ({@code queries/qN.sql}, written for Presto), in SQL
- * both lake and DuckDB read, with what comparing their answers needs: the columns of each query's ORDER BY and the
- * columns that are averages.
+ * both lake and DuckDB read, with what comparing their answers needs: the columns of each query's ORDER BY.
  *
  * <p>Rewrites, all syntactic: Q15's {@code CREATE OR REPLACE VIEW revenue AS ...; SELECT ...} becomes one
  * {@code WITH revenue AS (...) SELECT ...} (lake's surface is read-only); Presto's {@code date('1994-01-01')} becomes
@@ -38,8 +36,6 @@ public final class TpchQueries {
       Map.entry(16, List.of(3, 0, 1, 2)), Map.entry(17, List.of()), Map.entry(18, List.of(4, 3)),
       Map.entry(19, List.of()), Map.entry(20, List.of(0)), Map.entry(21, List.of(1, 0)), Map.entry(22, List.of(0)));
 
-  /** Output columns that are averages (Lance truncates decimal averages to 6 places; DuckDB returns doubles). */
-  private static final Map<Integer, Set<Integer>> AVERAGES = Map.of(1, Set.of(6, 7, 8));
 
   private TpchQueries() {}
 
@@ -67,9 +63,5 @@ public final class TpchQueries {
 
   public static List<Integer> orderBy(int number) {
     return ORDER_BY.get(number);
-  }
-
-  public static Set<Integer> averages(int number) {
-    return AVERAGES.getOrDefault(number, Set.of());
   }
 }

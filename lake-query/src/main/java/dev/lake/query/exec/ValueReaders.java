@@ -30,8 +30,10 @@ import org.apache.calcite.avatica.util.ByteString;
 /**
  * Reads Arrow values as Calcite's row runtime represents them: integers boxed by width, REAL as Float, DOUBLE as
  * Double, DECIMAL as BigDecimal, VARCHAR as String, VARBINARY as ByteString, BOOLEAN as Boolean, DATE as int days,
- * TIME as int milliseconds of the day, TIMESTAMP (with or without zone) as long epoch milliseconds. Finer units are
- * floored to milliseconds.
+ * TIME and TIMESTAMP (with or without zone) in the unit of their precision (lake's {@code ExactRuntime}): TIME(p<=3)
+ * as int milliseconds of the day, TIMESTAMP(p<=3) as long epoch milliseconds, and TIME(p)/TIMESTAMP(p) with p > 3 as
+ * longs of micro- (p <= 6) or nanoseconds. A stored column's SQL precision is its unit's, so a vector is read in
+ * its own unit (seconds as milliseconds) and never rounded.
  */
 final class ValueReaders {
   private static final long MILLIS_PER_DAY = 86_400_000L;
@@ -79,8 +81,50 @@ final class ValueReaders {
           return decimal.setScale(scale, RoundingMode.HALF_UP);
         };
       }
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return temporal(vector, reader, type);
       default:
         return reader;
+    }
+  }
+
+  /** A temporal column Lance computed, in the unit its SQL type is held in (Lance may answer in another unit). */
+  private static ValueReader temporal(FieldVector vector, ValueReader reader, ColumnType type) {
+    long have = unitsPerSecond(vector.getField().getType());
+    int precision = type.precision();
+    long want = precision <= 3 ? 1_000L : precision <= 6 ? 1_000_000L : 1_000_000_000L;
+    boolean time = type.type() == org.apache.calcite.sql.type.SqlTypeName.TIME;
+    if (have == 0 || have == want) {
+      return reader;
+    }
+    return row -> {
+      Object value = reader.read(row);
+      if (value == null) {
+        return null;
+      }
+      long units = ((Number) value).longValue();
+      long converted = want > have ? Math.multiplyExact(units, want / have) : Math.floorDiv(units, have / want);
+      return time && want == 1_000L ? (Object) (int) converted : (Object) converted;
+    };
+  }
+
+  /** The units per second values read from a temporal vector are in (seconds read as milliseconds), else 0. */
+  private static long unitsPerSecond(ArrowType type) {
+    TimeUnit unit = type instanceof ArrowType.Timestamp ? ((ArrowType.Timestamp) type).getUnit()
+        : type instanceof ArrowType.Time ? ((ArrowType.Time) type).getUnit() : null;
+    if (unit == null) {
+      return 0;
+    }
+    switch (unit) {
+      case SECOND:
+      case MILLISECOND:
+        return 1_000L;
+      case MICROSECOND:
+        return 1_000_000L;
+      default:
+        return 1_000_000_000L;
     }
   }
 
@@ -151,16 +195,16 @@ final class ValueReaders {
     }
     if (vector instanceof TimeMicroVector) {
       TimeMicroVector v = (TimeMicroVector) vector;
-      return row -> (int) Math.floorDiv(v.get(row), 1_000L);
+      return v::get;
     }
     if (vector instanceof TimeNanoVector) {
       TimeNanoVector v = (TimeNanoVector) vector;
-      return row -> (int) Math.floorDiv(v.get(row), 1_000_000L);
+      return v::get;
     }
     if (vector instanceof TimeStampVector) {
       TimeStampVector v = (TimeStampVector) vector;
       TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
-      return row -> toMillis(v.get(row), unit);
+      return unit == TimeUnit.SECOND ? row -> Math.multiplyExact(v.get(row), 1000L) : v::get;
     }
     if (vector instanceof FixedSizeBinaryVector) {
       FixedSizeBinaryVector v = (FixedSizeBinaryVector) vector;
@@ -177,14 +221,5 @@ final class ValueReaders {
     }
     throw new IllegalStateException("no reader for Arrow type " + vector.getField().getType()
         + " of column " + vector.getField().getName());
-  }
-
-  static long toMillis(long value, TimeUnit unit) {
-    switch (unit) {
-      case SECOND: return Math.multiplyExact(value, 1000L);
-      case MILLISECOND: return value;
-      case MICROSECOND: return Math.floorDiv(value, 1_000L);
-      default: return Math.floorDiv(value, 1_000_000L);
-    }
   }
 }

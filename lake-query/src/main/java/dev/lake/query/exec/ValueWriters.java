@@ -30,8 +30,8 @@ import org.apache.calcite.avatica.util.ByteString;
 
 /**
  * Writes values of Calcite's row runtime (see {@link ValueReaders}) into result vectors. A result column that is a
- * stored column keeps the stored Arrow type, so millisecond values are scaled to its unit and decimals to its
- * scale.
+ * stored column keeps the stored Arrow type; a temporal value is already in its vector's unit (its SQL precision's:
+ * milliseconds for seconds vectors, which are whole seconds), decimals are set to the vector's scale.
  */
 final class ValueWriters {
   private static final long MILLIS_PER_DAY = 86_400_000L;
@@ -124,16 +124,18 @@ final class ValueWriters {
     }
     if (vector instanceof TimeMicroVector) {
       TimeMicroVector v = (TimeMicroVector) vector;
-      return (row, value) -> v.setSafe(row, ((Number) value).longValue() * 1_000L);
+      return (row, value) -> v.setSafe(row, ((Number) value).longValue());
     }
     if (vector instanceof TimeNanoVector) {
       TimeNanoVector v = (TimeNanoVector) vector;
-      return (row, value) -> v.setSafe(row, ((Number) value).longValue() * 1_000_000L);
+      return (row, value) -> v.setSafe(row, ((Number) value).longValue());
     }
     if (vector instanceof TimeStampVector) {
       TimeStampVector v = (TimeStampVector) vector;
       TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
-      return (row, value) -> v.setSafe(row, fromMillis(((Number) value).longValue(), unit));
+      return unit == TimeUnit.SECOND
+          ? (row, value) -> v.setSafe(row, Math.floorDiv(((Number) value).longValue(), 1000L))
+          : (row, value) -> v.setSafe(row, ((Number) value).longValue());
     }
     if (vector instanceof NullVector) {
       return (row, value) -> {
@@ -151,14 +153,5 @@ final class ValueWriters {
 
   private static byte[] bytes(Object value) {
     return value instanceof ByteString ? ((ByteString) value).getBytes() : (byte[]) value;
-  }
-
-  private static long fromMillis(long millis, TimeUnit unit) {
-    switch (unit) {
-      case SECOND: return Math.floorDiv(millis, 1000L);
-      case MILLISECOND: return millis;
-      case MICROSECOND: return Math.multiplyExact(millis, 1_000L);
-      default: return Math.multiplyExact(millis, 1_000_000L);
-    }
   }
 }

@@ -12,7 +12,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * values: Lance's SQL engine may answer with another Arrow type (a narrower decimal precision, a 32-bit EXTRACT, a
  * view string), and its values are converted to this type's Java representation before Calcite sees them.
  *
- * @param scale the decimal scale (0 for other types)
+ * @param scale the decimal scale, or the fractional-second precision of TIME and TIMESTAMP (the unit their values are
+ *     held in); 0 for other types
  */
 public record ColumnType(SqlTypeName type, int scale) {
   public ColumnType {
@@ -20,7 +21,21 @@ public record ColumnType(SqlTypeName type, int scale) {
   }
 
   static ColumnType of(RelDataType type) {
-    return new ColumnType(type.getSqlTypeName(), type.getSqlTypeName() == SqlTypeName.DECIMAL ? type.getScale() : 0);
+    switch (type.getSqlTypeName()) {
+      case DECIMAL:
+        return new ColumnType(type.getSqlTypeName(), type.getScale());
+      case TIME:
+      case TIMESTAMP:
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+        return new ColumnType(type.getSqlTypeName(), type.getPrecision());
+      default:
+        return new ColumnType(type.getSqlTypeName(), 0);
+    }
+  }
+
+  /** The fractional-second precision of a TIME or TIMESTAMP column. */
+  public int precision() {
+    return scale;
   }
 
   static List<ColumnType> of(List<RelDataTypeField> fields) {

@@ -87,6 +87,12 @@ final class LancePushdown {
         why = "not vectorized: " + e.getMessage();
       }
     }
+    String inexact = vector.isEmpty() ? PushableExpressions.inexactInLance(subtree) : null;
+    if (inexact != null) {
+      LOG.debug("subtree not pushed: Lance's SQL engine would compute {} table={}", inexact,
+          single.scan.lanceTable().name());
+      return subtree;
+    }
     return LanceSqlScan.of(subtree, new PushedStatement(single.scan.lanceTable(), sql, single.pushed, vector, why));
   }
 

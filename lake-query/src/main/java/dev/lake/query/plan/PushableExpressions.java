@@ -30,7 +30,10 @@ import org.apache.calcite.util.Sarg;
  *       YEAR/QUARTER/MONTH/DAY/HOUR/MINUTE, date +/- an interval literal;
  *   <li>casts that lose nothing: to the same type (nullability only), integers and decimals widened, exact to
  *       DOUBLE, DATE to TIMESTAMP (never to or from strings: their formatting differs);
- *   <li>aggregates COUNT, SUM, MIN, MAX, AVG (DISTINCT and FILTER allowed).
+ *   <li>aggregates COUNT, SUM, MIN, MAX, AVG (DISTINCT and FILTER allowed) — but DataFusion wraps integer sums
+ *       silently and truncates decimal averages to 6 places, so a subtree with those runs in Lance's SQL engine
+ *       only if it never needs them exactly ({@link #inexactInLance}); lake's vectorized executor and Calcite's
+ *       runtime compute them exactly.
  * </ul>
  */
 final class PushableExpressions {
@@ -161,6 +164,38 @@ final class PushableExpressions {
       default:
         return false;
     }
+  }
+
+  /**
+   * What of a pushable subtree Lance's SQL engine would compute inexactly (a SUM of integers may wrap, an AVG of
+   * decimals is truncated), or null when it computes everything exactly.
+   */
+  static String inexactInLance(org.apache.calcite.rel.RelNode subtree) {
+    if (subtree instanceof org.apache.calcite.rel.core.Aggregate) {
+      org.apache.calcite.rel.core.Aggregate aggregate = (org.apache.calcite.rel.core.Aggregate) subtree;
+      for (AggregateCall call : aggregate.getAggCallList()) {
+        org.apache.calcite.sql.SqlKind kind = call.getAggregation().getKind();
+        if (call.getArgList().size() != 1) {
+          continue;
+        }
+        RelDataType argument = aggregate.getInput().getRowType().getFieldList().get(call.getArgList().get(0))
+            .getType();
+        if ((kind == org.apache.calcite.sql.SqlKind.SUM || kind == org.apache.calcite.sql.SqlKind.SUM0)
+            && SqlTypeFamily.INTEGER.contains(argument)) {
+          return "a SUM of integers (Lance's SQL engine wraps on overflow)";
+        }
+        if (kind == org.apache.calcite.sql.SqlKind.AVG && argument.getSqlTypeName() == SqlTypeName.DECIMAL) {
+          return "an AVG of decimals (Lance's SQL engine truncates it to 6 places)";
+        }
+      }
+    }
+    for (org.apache.calcite.rel.RelNode input : subtree.getInputs()) {
+      String inexact = inexactInLance(input);
+      if (inexact != null) {
+        return inexact;
+      }
+    }
+    return null;
   }
 
   private static boolean literal(RexLiteral literal) {

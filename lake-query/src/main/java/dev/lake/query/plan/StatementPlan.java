@@ -83,8 +83,7 @@ public record StatementPlan(Optional<LanceTableScan> passThrough, Optional<Enume
           + " Enumerable runtime (or a pushed-down subtree) computes first; the rest runs in Calcite's runtime";
     } else {
       header = "calcite: Calcite's Enumerable runtime computes the rows (LanceSqlScan subtrees run in Lance's SQL"
-          + " engine, Lance scans below it get their projections and filters pushed; computed TIME/TIMESTAMP values"
-          + " carry milliseconds)";
+          + " engine, Lance scans below it get their projections and filters pushed)";
     }
     return header + "\n" + PushedDownPlan.text(rel);
   }

@@ -106,7 +106,7 @@ public final class StatementPlanner {
    * @param executor which of the two runs a pushed-down subtree
    */
   public StatementPlanner(TableResolver resolver, boolean lanceSql, SubtreeExecutor executor) {
-    this.lanceSql = lanceSql;
+    this.lanceSql = lanceSql && executor != SubtreeExecutor.CALCITE;
     this.executor = java.util.Objects.requireNonNull(executor, "executor");
     this.mainSchema = new MainSchema(resolver);
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
@@ -280,7 +280,7 @@ public final class StatementPlanner {
     }
     cluster.setMetadataProvider(METADATA);
     cluster.invalidateMetadataQuery();
-    return StatementPlan.enumerable((EnumerableRel) RuntimeFilterPlanner.apply(physical));
+    return StatementPlan.enumerable((EnumerableRel) ExactRuntime.apply(RuntimeFilterPlanner.apply(physical)));
   }
 
   private static RelNode hep(HepProgram program, RelNode rel) {

@@ -16,9 +16,14 @@ public enum SubtreeExecutor {
   /** The vectorized operators wherever they support the subtree; Lance's SQL engine for the rest. */
   VECTORIZED,
   /** Always Lance's SQL engine. */
-  LANCE_SQL;
+  LANCE_SQL,
+  /**
+   * Neither: Calcite's Enumerable runtime computes every operator over Lance scans (projections and filters still
+   * pushed into the scans). For comparisons and diagnosis.
+   */
+  CALCITE;
 
-  /** Parses {@code auto}, {@code vectorized} or {@code lance-sql} (case-insensitive). */
+  /** Parses {@code auto}, {@code vectorized}, {@code lance-sql} or {@code calcite} (case-insensitive). */
   public static SubtreeExecutor parse(String text) {
     switch (text.trim().toLowerCase(Locale.ROOT)) {
       case "auto":
@@ -27,8 +32,10 @@ public enum SubtreeExecutor {
         return VECTORIZED;
       case "lance-sql":
         return LANCE_SQL;
+      case "calcite":
+        return CALCITE;
       default:
-        throw new IllegalArgumentException("query.executor must be auto, vectorized or lance-sql, was '" + text + "'");
+        throw new IllegalArgumentException("query.executor must be auto, vectorized, lance-sql or calcite, was '" + text + "'");
     }
   }
 

@@ -249,7 +249,7 @@ abstract class Accumulator {
         } else if (spec.kind() == Kind.DOUBLE) {
           out.doubles[g] = exact(g).doubleValue() / counts[g];
         } else {
-          RoundingMode rounding = RoundingMode.DOWN;
+          RoundingMode rounding = RoundingMode.HALF_UP;
           DecimalMath.store(out, g, exact(g).divide(new BigDecimal(BigInteger.valueOf(counts[g])), spec.scale(),
               rounding));
         }

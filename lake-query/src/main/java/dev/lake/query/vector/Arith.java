@@ -149,7 +149,7 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
         if (y.signum() == 0) {
           throw new QueryRejectedException("division by zero");
         }
-        result = x.divide(y, decimal ? scale : 0, RoundingMode.DOWN);
+        result = x.divide(y, decimal ? scale : 0, decimal ? RoundingMode.HALF_UP : RoundingMode.DOWN);
         break;
     }
     if (!decimal && result.setScale(0, RoundingMode.DOWN).unscaledValue().bitLength() >= 64) {

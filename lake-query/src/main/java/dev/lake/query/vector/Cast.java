@@ -5,7 +5,8 @@ import java.math.RoundingMode;
 
 /**
  * A numeric CAST: decimal rescaling (exact in longs where it fits, half up when the scale shrinks), to and from
- * doubles, and to integers (truncating, as Calcite does). Same kind and scale pass through.
+ * doubles, and to integers (decimals rounded half up, like lake's Calcite runtime and DuckDB; doubles truncated).
+ * Same kind and scale pass through.
  */
 record Cast(Expr operand, Kind kind, int scale, boolean integer) implements Expr {
   @Override
@@ -46,7 +47,7 @@ record Cast(Expr operand, Kind kind, int scale, boolean integer) implements Expr
             // below
           }
         }
-        DecimalMath.store(out, i, c.decimal(i).setScale(scale, integer ? RoundingMode.DOWN : RoundingMode.HALF_UP));
+        DecimalMath.store(out, i, c.decimal(i).setScale(scale, RoundingMode.HALF_UP));
       }
     }
     out.nulls = c.nulls;

@@ -73,7 +73,14 @@ final class ResultRows {
       return (long) col.doubles[i];
     }
     if (col.isWide(i) || col.scale != 0) {
-      return col.decimal(i).setScale(0, RoundingMode.DOWN).longValueExact();
+      BigDecimal value = col.decimal(i).setScale(0, RoundingMode.DOWN);
+      try {
+        return value.longValueExact();
+      } catch (ArithmeticException e) {
+        throw new dev.lake.query.InexactResultException("BIGINT overflow: " + value.toPlainString() + " is beyond"
+            + " BIGINT's range (a SUM of BIGINT values fails rather than wrap; SUM(CAST(x AS DECIMAL(38, 0))) sums"
+            + " exactly)");
+      }
     }
     return col.longs[i];
   }
