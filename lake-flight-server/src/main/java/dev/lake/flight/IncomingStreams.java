@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.ByteString;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.limits.IdleStreams;
@@ -73,7 +75,8 @@ final class IncomingStreams {
         }
         rows += root.getRowCount();
         if (rows > 1) {
-          throw new IllegalArgumentException("lake binds one row of parameters per execution; got " + rows);
+          throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+              "lake binds one row of parameters per execution; got " + rows);
         }
         bound = ArrowParameters.row(root, 0);
       }

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -171,7 +173,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
           .anyMatch(t -> t.getType().equals(action.getType()))
           || dev.lake.flight.security.FlightActionBodies.isCoreFlightAction(action.getType());
       if (!flightSql) {
-        throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(action.getType())
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(action.getType())
             + "'; ListActions names the ones lake has");
       }
       super.doAction(context, action, listener);
@@ -209,7 +211,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       StreamListener<Result> listener) {
     try {
       if (request.hasTransactionId()) {
-        throw new UnsupportedOperationException("lake has no transactions");
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
       }
       byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
       Schema dataset = EMPTY;
@@ -249,7 +251,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public FlightInfo getFlightInfoStatement(FlightSql.CommandStatementQuery command, CallContext context,
       FlightDescriptor descriptor) {
     if (command.hasTransactionId()) {
-      throw new UnsupportedOperationException("lake has no transactions");
+      throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
     }
     return plan(new StatementHandle(command.getQuery(), List.of()), context, descriptor);
   }
@@ -311,7 +313,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (command.is(FlightSql.CommandStatementQuery.class)) {
         FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
         if (q.hasTransactionId()) {
-          throw new UnsupportedOperationException("lake has no transactions");
+          throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
         }
         statement = new StatementHandle(q.getQuery(), List.of());
       } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
@@ -449,7 +451,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
 
   private static Any command(FlightDescriptor descriptor) {
     if (descriptor == null || !descriptor.isCommand()) {
-      throw new IllegalArgumentException("lake serves Flight SQL commands; path descriptors are not supported");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "lake serves Flight SQL commands; path descriptors are not supported");
     }
     return parseAny(descriptor.getCommand(), "command");
   }

@@ -177,7 +177,8 @@ public final class LakeServer implements AutoCloseable {
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
             new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
-        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
+        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)))
+        .transportHint("grpc.builderConsumer", GrpcHooks.consumer());
     TransportSecurity.configure(flight, config.security());
     this.server = flight.build();
   }
