@@ -82,6 +82,7 @@ class ErrorModelTest {
     t.put(new DuplicateIdempotencyKeyException(new IdempotencyRecord("t", "g", "k", 2, 1, Instant.EPOCH)),
         ErrorCode.ABORTED);
     t.put(new TableNotFoundException("t"), ErrorCode.NOT_FOUND);
+    t.put(new dev.lake.registry.InvalidNameException("invalid table name"), ErrorCode.INVALID_ARGUMENT);
     for (ErrorCode code : ErrorCode.values()) {
       t.put(new LakeException(code, "coded " + code), code);
     }

@@ -47,7 +47,7 @@ final class CachedStatement {
    */
   static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options) {
     StatementPlanner planner = new StatementPlanner(resolver, options.lanceSql(), options.executor());
-    ValidatedStatement validated = planner.validate(StatementParser.parse(sql));
+    ValidatedStatement validated = planner.validate(StatementParser.parse(sql, options.statementLimits()));
     return new CachedStatement(planner, validated);
   }
 
