@@ -95,6 +95,8 @@ public final class HostileInputFuzzer {
     }
   }
 
+  /** {@code LAKE_FUZZ_TRACE=1}: print each request before it is sent (to find one that kills the server). */
+  private static final boolean TRACE = System.getenv("LAKE_FUZZ_TRACE") != null;
   private final String host;
   private final int port;
   private final String user;
@@ -225,7 +227,7 @@ public final class HostileInputFuzzer {
     long start = System.nanoTime();
     String code;
     String message = "";
-    Future<String[]> f = runner.submit(() -> send(requestClass, r, name));
+    Future<String[]> f = runner.submit(() -> send(seed, index, requestClass, r, name));
     try {
       String[] answer = f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
       code = answer[0];
@@ -238,6 +240,9 @@ public final class HostileInputFuzzer {
       message = String.valueOf(e.getCause() == null ? e : e.getCause());
     }
     long millis = (System.nanoTime() - start) / 1_000_000;
+    if (TRACE) {
+      System.out.println("fuzz answered index=" + index + " " + abbreviate(name[0]) + " -> " + code);
+    }
     String failure = judge(requestClass, code, message);
     if (failure == null && (requestClass.equals("frames") || requestClass.equals("schema"))) {
       failure = sentinelUnchanged(requestClass, code);
@@ -309,8 +314,13 @@ public final class HostileInputFuzzer {
 
   // ---- the request classes ----
 
-  private String[] send(String requestClass, SplittableRandom r, String[] name) throws Exception {
+  private String[] send(long seed, int index, String requestClass, SplittableRandom r, String[] name)
+      throws Exception {
     try {
+      if (TRACE) {
+        System.out.println("fuzz request seed=" + seed + " index=" + index + " class=" + requestClass);
+        System.out.flush();
+      }
       switch (requestClass) {
         case "sql" -> sql(r, name);
         case "ticket" -> ticket(r, name);
