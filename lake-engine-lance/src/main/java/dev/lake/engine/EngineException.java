@@ -1,7 +1,18 @@
 package dev.lake.engine;
 
-/** A failure inside the table engine; subclasses say what happened. */
-public class EngineException extends RuntimeException {
+import dev.lake.registry.error.CodedFailure;
+import dev.lake.registry.error.ErrorCode;
+
+/**
+ * A failure inside the table engine; subclasses say what happened and state their status. The base type itself is
+ * a bug (INTERNAL).
+ */
+public class EngineException extends RuntimeException implements CodedFailure {
+  @Override
+  public ErrorCode errorCode() {
+    return ErrorCode.INTERNAL;
+  }
+
   public EngineException(String message, Throwable cause) {
     super(message, cause);
   }

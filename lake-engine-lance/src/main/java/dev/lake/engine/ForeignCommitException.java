@@ -1,10 +1,17 @@
 package dev.lake.engine;
 
+import dev.lake.registry.error.ErrorCode;
+
 /**
  * A data-changing commit slipped in between the read version and the version just committed; the new version
  * must not be registered. The caller restores the registered version and retries, or answers ABORTED.
  */
 public class ForeignCommitException extends EngineException {
+  @Override
+  public ErrorCode errorCode() {
+    return ErrorCode.ABORTED;
+  }
+
   private final long readVersion;
   private final long committedVersion;
   private final long foreignVersion;

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -104,7 +106,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
       case STATUS -> status();
-      default -> throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(
+      default -> throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };
     return JSON.writeValueAsBytes(out);
@@ -217,18 +219,19 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     try {
       JsonNode node = JSON.readTree(action.getBody());
       if (node == null || !node.isObject()) {
-        throw new IllegalArgumentException("the body of " + action.getType() + " must be a JSON object");
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+            "the body of " + action.getType() + " must be a JSON object");
       }
       return node;
     } catch (IOException e) {
-      throw new IllegalArgumentException("the body of " + action.getType() + " is not valid JSON");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "the body of " + action.getType() + " is not valid JSON");
     }
   }
 
   private static String text(JsonNode body, String field) {
     JsonNode v = body.get(field);
     if (v == null || !v.isTextual()) {
-      throw new IllegalArgumentException("the request needs a string field \"" + field + "\"");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "the request needs a string field \"" + field + "\"");
     }
     return v.asText();
   }

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -70,7 +72,8 @@ final class ArrowParameters {
     if (v instanceof TimeSecVector x) return LocalTime.ofSecondOfDay(x.get(row));
     if (v instanceof TimeStampVector x) return timestamp(x, row);
     if (v instanceof VarBinaryVector x) return x.get(row);
-    throw new IllegalArgumentException("parameters of type " + v.getField().getType() + " are not supported");
+    throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+        "parameters of type " + v.getField().getType() + " are not supported");
   }
 
   private static LocalDateTime timestamp(TimeStampVector x, int row) {

@@ -1,12 +1,18 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.ByteString;
+import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.limits.IdleStreams;
+import dev.lake.flight.streams.ColumnNames;
+import dev.lake.flight.streams.StreamWatch;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.QueryRecord;
 import dev.lake.flight.ticket.StatementHandle;
 import dev.lake.flight.ticket.TicketCodec;
+import java.time.Duration;
 import java.util.List;
 import org.apache.arrow.flight.FlightProducer.CallContext;
 import org.apache.arrow.flight.FlightProducer.StreamListener;
@@ -29,9 +35,11 @@ final class IncomingStreams {
   private final QueryEvents events;
   private final IdleStreams idle;
   private final BufferAllocator allocator;
+  private final Duration firstMessageTimeout;
 
   IncomingStreams(IngestHandler ingest, Access access, TicketCodec tickets, QueryEvents events, IdleStreams idle,
-      BufferAllocator allocator) {
+      BufferAllocator allocator, Duration firstMessageTimeout) {
+    this.firstMessageTimeout = firstMessageTimeout;
     this.ingest = ingest;
     this.access = access;
     this.tickets = tickets;
@@ -47,7 +55,10 @@ final class IncomingStreams {
       long start = events.start();
       long rows;
       try {
-        rows = ingest.ingest(access.require(context, Role.WRITER, "ingest"), command, stream);
+        Identity writer = access.require(context, Role.WRITER, "ingest");
+        StreamWatch.current().ifPresent(w -> w.awaitSchema(firstMessageTimeout));
+        ColumnNames.check(stream.getSchema());
+        rows = ingest.ingest(writer, command, stream);
       } catch (Throwable t) {
         RuntimeException status = StatusMapper.toStatus(t);
         events.ingestFinished(StatusMapper.outcome(status), start);
@@ -64,6 +75,7 @@ final class IncomingStreams {
       StreamListener<PutResult> ackStream) {
     return () -> {
       StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
+      StreamWatch.current().ifPresent(w -> w.awaitSchema(firstMessageTimeout));
       List<Object> bound = List.of();
       int rows = 0;
       while (idle.next(stream)) {
@@ -73,7 +85,8 @@ final class IncomingStreams {
         }
         rows += root.getRowCount();
         if (rows > 1) {
-          throw new IllegalArgumentException("lake binds one row of parameters per execution; got " + rows);
+          throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+              "lake binds one row of parameters per execution; got " + rows);
         }
         bound = ArrowParameters.row(root, 0);
       }

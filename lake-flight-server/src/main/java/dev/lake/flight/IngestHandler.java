@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import dev.lake.flight.auth.Identity;
 import dev.lake.flight.cluster.ForwardedWrite;
 import dev.lake.flight.cluster.Forwarding;
@@ -75,20 +77,23 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
 
   static IngestRequest request(CommandStatementIngest command) {
     if (command.hasTransactionId()) {
-      throw new UnsupportedOperationException("lake has no transactions; ingest without a transaction id");
+      throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions; ingest without a transaction id");
     }
     if (command.getTemporary()) {
-      throw new IllegalArgumentException("lake has no temporary tables");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "lake has no temporary tables");
     }
     if (command.hasCatalog() && !command.getCatalog().isEmpty() && !command.getCatalog().equalsIgnoreCase("lake")) {
-      throw new IllegalArgumentException("unknown catalog '" + command.getCatalog() + "': lake has one, 'lake'");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "unknown catalog '" + command.getCatalog() + "': lake has one, 'lake'");
     }
     if (command.hasSchema() && !command.getSchema().isEmpty() && !command.getSchema().equalsIgnoreCase("main")) {
-      throw new IllegalArgumentException("unknown schema '" + command.getSchema() + "': lake has one, 'main'");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "unknown schema '" + command.getSchema() + "': lake has one, 'main'");
     }
     for (String key : command.getOptionsMap().keySet()) {
       if (key.startsWith("lake.") && !key.equals(IDEMPOTENCY_KEY)) {
-        throw new IllegalArgumentException("unknown ingest option '" + key + "' (known: " + IDEMPOTENCY_KEY + ")");
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+            "unknown ingest option '" + key + "' (known: " + IDEMPOTENCY_KEY + ")");
       }
     }
     TableDefinitionOptions options = command.getTableDefinitionOptions();

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -7,6 +9,9 @@ import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.spool.ResultSpool;
+import dev.lake.flight.streams.OpenStreams;
+import dev.lake.flight.streams.StreamSettings;
+import dev.lake.flight.streams.StreamWatch;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.ticket.InvalidTicketException;
 import dev.lake.flight.ticket.QueryTicket;
@@ -77,14 +82,20 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final SessionOptionsHandler sessions;
   private final StatementStreams streams;
   private final IncomingStreams incoming;
+  private final StreamSettings streamSettings;
+  private final OpenStreams openStreams;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
-      QueryLimits limits, ResultSpool spool, QueryEvents events, SessionOptionsHandler sessions) {
+      QueryLimits limits, ResultSpool spool, QueryEvents events, SessionOptionsHandler sessions,
+      StreamSettings streamSettings) {
+    this.streamSettings = streamSettings;
+    this.openStreams = new OpenStreams(streamSettings.maxStreamsPerUser());
     this.events = events;
     this.sessions = sessions;
     this.streams = new StatementStreams(query, limits, allocator, events, spool);
-    this.incoming = new IncomingStreams(ingest, access, tickets, events, limits.idleStreams(), allocator);
+    this.incoming = new IncomingStreams(ingest, access, tickets, events, limits.idleStreams(), allocator,
+        streamSettings.firstMessageTimeout());
     this.query = query;
     this.metadata = metadata;
     this.actions = actions;
@@ -142,21 +153,28 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     }
   }
 
+  /**
+   * Every DoPut: counted against the caller's open streams ({@code ingest.max-streams-per-user}); its descriptor
+   * awaited within {@code ingest.first-message-timeout} (the guard frees the wait at once when the stream is refused,
+   * cancelled or ends); then dispatched by command. Arrow runs the returned body on the same thread right away.
+   */
   @Override
   public Runnable acceptPut(CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream) {
-    try {
-      command(flightStream.getDescriptor());
-      Runnable body = super.acceptPut(context, flightStream, ackStream);
-      return () -> {
-        try {
-          body.run();
-        } catch (Throwable t) {
-          ackStream.onError(StatusMapper.toStatus(t));
+    return () -> {
+      OpenStreams.Permit permit = null;
+      try {
+        permit = openStreams.open(access.identity(context).user());
+        StreamWatch.current().ifPresent(w -> w.awaitDescriptor(streamSettings.firstMessageTimeout()));
+        command(flightStream.getDescriptor());
+        super.acceptPut(context, flightStream, ackStream).run();
+      } catch (Throwable t) {
+        ackStream.onError(StatusMapper.toStatus(t));
+      } finally {
+        if (permit != null) {
+          permit.close();
         }
-      };
-    } catch (Throwable t) {
-      return () -> ackStream.onError(StatusMapper.toStatus(t));
-    }
+      }
+    };
   }
 
   @Override
@@ -171,7 +189,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
           .anyMatch(t -> t.getType().equals(action.getType()))
           || dev.lake.flight.security.FlightActionBodies.isCoreFlightAction(action.getType());
       if (!flightSql) {
-        throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(action.getType())
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(action.getType())
             + "'; ListActions names the ones lake has");
       }
       super.doAction(context, action, listener);
@@ -209,7 +227,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       StreamListener<Result> listener) {
     try {
       if (request.hasTransactionId()) {
-        throw new UnsupportedOperationException("lake has no transactions");
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
       }
       byte[] handle = tickets.encodeHandle(new StatementHandle(request.getQuery(), List.of()));
       Schema dataset = EMPTY;
@@ -249,7 +267,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   public FlightInfo getFlightInfoStatement(FlightSql.CommandStatementQuery command, CallContext context,
       FlightDescriptor descriptor) {
     if (command.hasTransactionId()) {
-      throw new UnsupportedOperationException("lake has no transactions");
+      throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
     }
     return plan(new StatementHandle(command.getQuery(), List.of()), context, descriptor);
   }
@@ -311,7 +329,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (command.is(FlightSql.CommandStatementQuery.class)) {
         FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
         if (q.hasTransactionId()) {
-          throw new UnsupportedOperationException("lake has no transactions");
+          throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
         }
         statement = new StatementHandle(q.getQuery(), List.of());
       } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
@@ -449,7 +467,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
 
   private static Any command(FlightDescriptor descriptor) {
     if (descriptor == null || !descriptor.isCommand()) {
-      throw new IllegalArgumentException("lake serves Flight SQL commands; path descriptors are not supported");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "lake serves Flight SQL commands; path descriptors are not supported");
     }
     return parseAny(descriptor.getCommand(), "command");
   }

@@ -145,7 +145,7 @@ public final class LakeServer implements AutoCloseable {
     this.catalog = CachingCatalog.start(store, config.catalog());
     QueryService query = new QueryService(catalog, engine,
         new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
-            config.queryExecutor()),
+            config.queryExecutor()).withStatementLimits(config.statementLimits()),
         VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())));
     this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
@@ -181,13 +181,13 @@ public final class LakeServer implements AutoCloseable {
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
-        spool, events, new SessionOptionsHandler());
+        spool, events, new SessionOptionsHandler(), config.streams());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
             new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
-    TransportSecurity.configure(flight, config.security());
+    TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
     this.server = flight.build();
     this.warmupThread = new Thread(this::warmUp, "lake-warmup");
     warmupThread.setDaemon(true);

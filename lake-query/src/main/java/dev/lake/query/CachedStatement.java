@@ -47,7 +47,7 @@ final class CachedStatement {
    */
   static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options) {
     StatementPlanner planner = new StatementPlanner(resolver, options.lanceSql(), options.executor());
-    ValidatedStatement validated = planner.validate(StatementParser.parse(sql));
+    ValidatedStatement validated = planner.validate(StatementParser.parse(sql, options.statementLimits()));
     return new CachedStatement(planner, validated);
   }
 
@@ -79,6 +79,11 @@ final class CachedStatement {
    * The plan of one execution with {@code parameters} bound (null: unbound, EXPLAIN only), or empty when another
    * execution is planning with this statement right now.
    */
+  /** Drops the compiled plan kept for reuse (its generated class failed to initialize). */
+  void forgetCompiled() {
+    parameterless = null;
+  }
+
   Optional<CompiledPlan> tryCompile(List<Object> parameters) {
     boolean reusable = validated.parameterCount() == 0;
     CompiledPlan compiled = parameterless;

@@ -19,7 +19,7 @@ import java.util.Objects;
  *     planner's rule —, vectorized, lance-sql or calcite; default auto)
  */
 public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
-    SubtreeExecutor executor) {
+    SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -33,10 +33,18 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
     }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executor, "executor");
+    Objects.requireNonNull(statementLimits, "statementLimits");
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
           + planCacheSize);
     }
+  }
+
+  /** These settings with the default statement limits. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
+      SubtreeExecutor executor) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor,
+        dev.lake.query.sql.StatementLimits.defaults());
   }
 
   /** These settings with the planner choosing each subtree's engine. */
@@ -63,18 +71,27 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
   }
 
   public QueryOptions withBatchSize(int newBatchSize) {
-    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor);
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor,
+        statementLimits);
   }
 
   public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql, executor);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql, executor,
+        statementLimits);
   }
 
   public QueryOptions withLanceSql(boolean pushDown) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor,
+        statementLimits);
   }
 
   public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, newExecutor);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, newExecutor,
+        statementLimits);
+  }
+
+  /** These settings with {@code limits} on every statement (length, depth, IN lists, joins, set operations). */
+  public QueryOptions withStatementLimits(dev.lake.query.sql.StatementLimits limits) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor, limits);
   }
 }

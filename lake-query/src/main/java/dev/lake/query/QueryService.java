@@ -27,7 +27,6 @@ import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.runtime.CalciteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,6 +141,7 @@ public final class QueryService implements AutoCloseable {
     Objects.requireNonNull(allocator, "allocator");
     List<Object> values = Collections.unmodifiableList(new ArrayList<>(parameters));
     QueryResources resources = null;
+    CachedStatement executing = null;
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
       Map<String, TablePin> keyed = PinnedTables.normalize(pins);
@@ -166,10 +166,16 @@ public final class QueryService implements AutoCloseable {
       CompiledPlan plan = compiled.orElseThrow();
       LOG.debug("statement planned path={} tables={} sql={}", plan.explain().isPresent() ? "explain"
           : plan.plan().path(), keyed.values(), Echo.of(sql));
-      return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources);
+      CachedStatement running = statement;
+      executing = statement;
+      return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources,
+          failure -> translate(failure, running));
     } catch (Throwable t) {
       if (resources != null) {
         resources.close();
+      }
+      if (executing != null) {
+        translate(t, executing);
       }
       throw failure(t, sql);
     }
@@ -203,7 +209,7 @@ public final class QueryService implements AutoCloseable {
 
   private static RuntimeException failure(Throwable t, String sql) {
     RuntimeException translated = translate(t);
-    if (translated instanceof QueryExecutionException) {
+    if (translated instanceof QueryExecutionException && !(translated instanceof QueryDataException)) {
       LOG.warn("statement failed sql={} error={}", Echo.of(sql), translated.getMessage(), t);
     } else {
       LOG.debug("statement refused sql={} error={}", Echo.of(sql), translated.getMessage());
@@ -211,22 +217,39 @@ public final class QueryService implements AutoCloseable {
     return translated;
   }
 
-  /** The one place where failures become lake's exception types. */
+  /**
+   * The one place where failures become lake's exception types: lake's typed failures pass through (every one states
+   * its status), a runtime data error of SQL evaluation becomes a {@link QueryDataException}, a stack overflow the
+   * nesting rejection, and anything else is a bug: a {@link QueryExecutionException} (INTERNAL).
+   */
   static RuntimeException translate(Throwable t) {
-    if (t instanceof QueryRejectedException || t instanceof QueryExecutionException
-        || t instanceof TableNotFoundException || t instanceof RegistryException || t instanceof EngineException
-        || t instanceof OutOfMemoryException) {
+    if (t instanceof dev.lake.registry.error.CodedFailure || t instanceof OutOfMemoryException) {
       return (RuntimeException) t;
     }
     if (t instanceof StackOverflowError) {
       return StatementParser.tooDeep();
     }
-    String detail = Echo.of(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
-    if (t instanceof ArithmeticException || t instanceof CalciteException || t instanceof NumberFormatException
-        || t instanceof IllegalArgumentException || t instanceof ClassCastException) {
-      return new QueryExecutionException("the statement failed on its data: " + detail, t);
+    Optional<QueryDataException> data = DataErrors.of(t);
+    if (data.isPresent()) {
+      return data.get();
     }
     return new QueryExecutionException("the statement failed unexpectedly (" + t.getClass().getSimpleName()
-        + ": " + detail + "); this is a bug in lake, report it with the statement", t);
+        + ": " + Echo.of(String.valueOf(t.getMessage())) + "); this is a bug in lake, report it with the statement",
+        t);
+  }
+
+  /**
+   * Translates a failure of one execution; when generated code failed in its class initializer (a constant
+   * expression such as {@code 1/0}), the statement's compiled plan is forgotten, so the next execution compiles
+   * afresh and meets the same data error again rather than a class that can no longer be initialized.
+   */
+  private static RuntimeException translate(Throwable t, CachedStatement statement) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ExceptionInInitializerError || c instanceof NoClassDefFoundError) {
+        statement.forgetCompiled();
+        break;
+      }
+    }
+    return translate(t);
   }
 }

@@ -22,7 +22,7 @@ public record IdempotencyRecord(
 
   public static String validateKey(String key) {
     if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-      throw new IllegalArgumentException(
+      throw new InvalidNameException(
           "lake.idempotency_key must be 1 to " + MAX_KEY_LENGTH + " characters");
     }
     return key;

@@ -1,5 +1,8 @@
 package dev.lake.registry;
 
+import dev.lake.registry.error.CodedFailure;
+import dev.lake.registry.error.ErrorCode;
+
 /**
  * Base of the registry's typed failures. Each subclass says whether a retry is safe:
  * <ul>
@@ -11,7 +14,11 @@ package dev.lake.registry;
  *       anything the write would reference.
  * </ul>
  */
-public abstract class RegistryException extends RuntimeException {
+public abstract class RegistryException extends RuntimeException implements CodedFailure {
+  /** Each subclass states its status: conflict ABORTED, lease rejected or unavailable UNAVAILABLE, unknown UNKNOWN. */
+  @Override
+  public abstract ErrorCode errorCode();
+
   protected RegistryException(String message, Throwable cause) {
     super(message, cause);
   }

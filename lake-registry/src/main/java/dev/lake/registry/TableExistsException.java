@@ -1,7 +1,14 @@
 package dev.lake.registry;
 
+import dev.lake.registry.error.ErrorCode;
+
 /** Create-if-absent found a registration under that name; nothing was written. */
 public class TableExistsException extends RegistryConflictException {
+  @Override
+  public ErrorCode errorCode() {
+    return ErrorCode.ALREADY_EXISTS;
+  }
+
   private final String table;
 
   public TableExistsException(String table) {

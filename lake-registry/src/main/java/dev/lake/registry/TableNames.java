@@ -9,11 +9,11 @@ public final class TableNames {
 
   private TableNames() {}
 
-  /** Returns the canonical (lower-case) form, or throws {@link IllegalArgumentException} saying why not. */
+  /** Returns the canonical (lower-case) form, or throws {@link InvalidNameException} saying why not. */
   public static String normalize(String raw) {
     if (raw == null || !VALID.matcher(raw).matches()) {
       String shown = raw == null ? "null" : raw.length() > 64 ? raw.substring(0, 64) + "..." : raw;
-      throw new IllegalArgumentException("invalid table name '" + shown
+      throw new InvalidNameException("invalid table name '" + shown
           + "': a table name is a letter or underscore followed by up to 127 letters, digits or underscores");
     }
     return raw.toLowerCase(Locale.ROOT);

@@ -1,7 +1,15 @@
 package dev.lake.registry;
 
+import dev.lake.registry.error.CodedFailure;
+import dev.lake.registry.error.ErrorCode;
+
 /** No registration under that name (or no retained version as asked). Never thrown for a backend error. */
-public class TableNotFoundException extends RuntimeException {
+public class TableNotFoundException extends RuntimeException implements CodedFailure {
+  @Override
+  public ErrorCode errorCode() {
+    return ErrorCode.NOT_FOUND;
+  }
+
   private final String table;
 
   public TableNotFoundException(String table) {

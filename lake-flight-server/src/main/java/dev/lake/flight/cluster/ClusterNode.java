@@ -91,6 +91,7 @@ public final class ClusterNode implements AutoCloseable {
     internal = FlightServer.builder(allocator, Location.forGrpcInsecure(host, settings.internalPort()),
             new InternalEndpoint(users, ingest, actions, allocator))
         .headerAuthenticator(new InternalAuthenticator(new InternalTokens(signer, clock)))
+        .transportHint("grpc.builderConsumer", dev.lake.flight.GrpcHooks.consumer())
         .build();
   }
 

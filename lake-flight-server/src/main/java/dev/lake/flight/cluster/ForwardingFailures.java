@@ -1,5 +1,7 @@
 package dev.lake.flight.cluster;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import dev.lake.flight.StatusMapper;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -86,7 +88,8 @@ final class ForwardingFailures {
   }
 
   static RuntimeException clientStreamFailed(long rows, RuntimeException e) {
-    return new IllegalArgumentException("the ingest stream failed after " + rows + " rows: " + e.getMessage()
+    return new LakeException(ErrorCode.INVALID_ARGUMENT,
+        "the ingest stream failed after " + rows + " rows: " + e.getMessage()
         + "; the forwarded stream was cancelled and nothing was committed", e);
   }
 

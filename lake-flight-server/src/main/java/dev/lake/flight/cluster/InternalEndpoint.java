@@ -1,5 +1,7 @@
 package dev.lake.flight.cluster;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.StatusMapper;
@@ -84,7 +86,7 @@ public final class InternalEndpoint extends NoOpFlightProducer {
   public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
     try {
       if (!FORWARDED_ACTIONS.contains(action.getType())) {
-        throw new UnsupportedOperationException("the internal endpoint runs only forwarded writes "
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "the internal endpoint runs only forwarded writes "
             + FORWARDED_ACTIONS);
       }
       Identity caller = caller(context, Role.READER, action.getType());
@@ -111,16 +113,17 @@ public final class InternalEndpoint extends NoOpFlightProducer {
 
   private static CommandStatementIngest command(FlightDescriptor descriptor) {
     if (descriptor == null || !descriptor.isCommand()) {
-      throw new IllegalArgumentException("a forwarded ingest carries a CommandStatementIngest descriptor");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "a forwarded ingest carries a CommandStatementIngest descriptor");
     }
     try {
       Any any = Any.parseFrom(descriptor.getCommand());
       if (!any.is(CommandStatementIngest.class)) {
-        throw new UnsupportedOperationException("the internal endpoint accepts forwarded bulk ingest only");
+        throw new LakeException(ErrorCode.UNIMPLEMENTED, "the internal endpoint accepts forwarded bulk ingest only");
       }
       return any.unpack(CommandStatementIngest.class);
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("the forwarded ingest command is malformed");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "the forwarded ingest command is malformed");
     }
   }
 }

@@ -66,6 +66,8 @@ public final class ConfigLoader {
     // transport security, read-path limits, heavy results
     DEFAULTS.putAll(SecuritySettings.KEYS);
     DEFAULTS.putAll(LimitSettings.KEYS);
+    DEFAULTS.putAll(dev.lake.flight.streams.StreamSettings.KEYS);
+    DEFAULTS.putAll(dev.lake.query.sql.StatementLimits.KEYS);
     DEFAULTS.putAll(ResultSettings.KEYS);
     // cluster: lease timings, internal endpoint, advertised addresses
     DEFAULTS.putAll(ClusterNodeSettings.KEYS);
@@ -162,7 +164,9 @@ public final class ConfigLoader {
         ResultSettings.fromKeys(values, dataRoot),
         ClusterNodeSettings.fromKeys(values),
         MetricsSettings.fromKeys(values),
-        LogSettings.fromKeys(values));
+        LogSettings.fromKeys(values),
+        dev.lake.flight.streams.StreamSettings.fromKeys(values),
+        dev.lake.query.sql.StatementLimits.fromKeys(values));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

@@ -51,6 +51,8 @@ import java.util.Optional;
  * @param cluster lease timings, internal endpoint port and advertised addresses (used with the DynamoDB registry)
  * @param metrics the metrics, health and readiness endpoint
  * @param log the log format and the slow-query log
+ * @param streams limits on incoming DoPut streams (first-message deadline, open streams per user)
+ * @param statementLimits limits of one statement (length, depth, IN lists, joins, set operations, parameters)
  */
 public record LakeConfig(
     String nodeId,
@@ -79,11 +81,15 @@ public record LakeConfig(
     ResultSettings results,
     ClusterNodeSettings cluster,
     MetricsSettings metrics,
-    LogSettings log) {
+    LogSettings log,
+    dev.lake.flight.streams.StreamSettings streams,
+    dev.lake.query.sql.StatementLimits statementLimits) {
 
   public LakeConfig {
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(log, "log");
+    Objects.requireNonNull(streams, "streams");
+    Objects.requireNonNull(statementLimits, "statementLimits");
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(queryExecutor, "queryExecutor");
     Objects.requireNonNull(security, "security");

@@ -1,5 +1,7 @@
 package dev.lake.flight.metadata;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
@@ -106,7 +108,7 @@ public final class FlightSqlMetadata {
   /**
    * The result schema of a metadata command, exactly as {@code FlightSqlProducer.Schemas} defines.
    *
-   * @throws IllegalArgumentException if {@link #handles} is false for the command, or an {@code
+   * @throws LakeException (INVALID_ARGUMENT) if {@link #handles} is false for the command, or an {@code
    *     Any}'s payload does not parse
    */
   public Schema schema(Message message) {
@@ -141,7 +143,7 @@ public final class FlightSqlMetadata {
    * The FlightInfo for a metadata command: its result schema and one endpoint, without a location
    * (same server), whose ticket is {@code Any.pack(command)}. Sizes are unknown (-1).
    *
-   * @throws IllegalArgumentException if {@link #handles} is false for the command, or an {@code
+   * @throws LakeException (INVALID_ARGUMENT) if {@link #handles} is false for the command, or an {@code
    *     Any}'s payload does not parse
    */
   public FlightInfo flightInfo(Message message, FlightDescriptor descriptor) {
@@ -156,7 +158,7 @@ public final class FlightSqlMetadata {
    * listener. On failure it throws and leaves the listener for the caller to fail, so that errors
    * are mapped to status codes in one place. If the client cancels, it stops without completing.
    *
-   * @throws IllegalArgumentException if {@link #handles} is false for the command, or an {@code
+   * @throws LakeException (INVALID_ARGUMENT) if {@link #handles} is false for the command, or an {@code
    *     Any}'s payload does not parse
    */
   public void stream(Message message, BufferAllocator allocator, ServerStreamListener listener) {
@@ -230,7 +232,7 @@ public final class FlightSqlMetadata {
         try {
           return any.unpack(type);
         } catch (InvalidProtocolBufferException e) {
-          throw new IllegalArgumentException(
+          throw new LakeException(ErrorCode.INVALID_ARGUMENT,
               "malformed " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
       }
@@ -238,11 +240,11 @@ public final class FlightSqlMetadata {
     return message;
   }
 
-  private static IllegalArgumentException notMetadata(Message command) {
+  private static LakeException notMetadata(Message command) {
     String type =
         command instanceof Any any
             ? any.getTypeUrl()
             : command == null ? "null" : command.getDescriptorForType().getFullName();
-    return new IllegalArgumentException("not a Flight SQL metadata command: " + type);
+    return new LakeException(ErrorCode.INVALID_ARGUMENT, "not a Flight SQL metadata command: " + type);
   }
 }

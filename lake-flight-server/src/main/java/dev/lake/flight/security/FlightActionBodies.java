@@ -1,5 +1,7 @@
 package dev.lake.flight.security;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
@@ -33,7 +35,7 @@ public final class FlightActionBodies {
         || type.equals(FlightConstants.CLOSE_SESSION.getType());
   }
 
-  /** @throws IllegalArgumentException when a standard action's body does not decode */
+  /** @throws LakeException (INVALID_ARGUMENT) when a standard action's body does not decode */
   public static void check(Action action) {
     String type = action.getType();
     byte[] body = action.getBody() == null ? new byte[0] : action.getBody();
@@ -55,7 +57,8 @@ public final class FlightActionBodies {
         FlightInfo.deserialize(request.getInfo().asReadOnlyByteBuffer());
       }
     } catch (IOException | URISyntaxException | RuntimeException e) {
-      throw new IllegalArgumentException("the body of action '" + type + "' is malformed: it does not decode as "
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+          "the body of action '" + type + "' is malformed: it does not decode as "
           + "that action's request message");
     }
   }

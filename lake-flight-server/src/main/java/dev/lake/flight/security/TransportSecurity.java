@@ -67,7 +67,16 @@ public final class TransportSecurity {
    * @throws IllegalArgumentException for a missing, unreadable or malformed PEM file, saying which and why
    */
   public static void configure(FlightServer.Builder builder, SecuritySettings settings) {
-    Consumer<NettyServerBuilder> netty = b -> b.addStreamTracerFactory(new PeerCertificates());
+    configure(builder, settings, b -> { });
+  }
+
+  /** As above; {@code more} is applied to the gRPC server builder too (the transport hint holds one consumer). */
+  public static void configure(FlightServer.Builder builder, SecuritySettings settings,
+      Consumer<NettyServerBuilder> more) {
+    Consumer<NettyServerBuilder> netty = b -> {
+      b.addStreamTracerFactory(new PeerCertificates());
+      more.accept(b);
+    };
     builder.transportHint("grpc.builderConsumer", netty);
     if (!settings.tls()) {
       return;

@@ -84,6 +84,11 @@ public final class SessionMiddleware implements FlightServerMiddleware {
       this.tokens = tokens;
     }
 
+    private static final long FOREIGN_COOKIE_LOG_INTERVAL_NANOS = 60_000_000_000L;
+    private final java.util.concurrent.atomic.AtomicLong lastForeignCookieLog =
+        new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - FOREIGN_COOKIE_LOG_INTERVAL_NANOS);
+    private final java.util.concurrent.atomic.AtomicLong foreignCookies = new java.util.concurrent.atomic.AtomicLong();
+
     @Override
     public SessionMiddleware onCallStarted(CallInfo info, CallHeaders incoming, RequestContext context) {
       Optional<String> cookie = cookie(incoming);
@@ -93,7 +98,14 @@ public final class SessionMiddleware implements FlightServerMiddleware {
       Optional<SessionState> session = tokens.decode(cookie.get());
       if (session.isEmpty()) {
         // Not ours (another cluster's secret, a truncated value): start over rather than fail every call.
-        LOG.info("ignoring a session cookie this cluster did not issue; the client's session starts over");
+        // one line a minute at most: every call of a client (authenticated or not) may carry the cookie
+        long now = System.nanoTime();
+        long last = lastForeignCookieLog.get();
+        foreignCookies.incrementAndGet();
+        if (now - last >= FOREIGN_COOKIE_LOG_INTERVAL_NANOS && lastForeignCookieLog.compareAndSet(last, now)) {
+          LOG.info("ignoring session cookies this cluster did not issue; those clients' sessions start over "
+              + "cookies={} (at most one such line a minute)", foreignCookies.getAndSet(0));
+        }
         return new SessionMiddleware(tokens, null, true);
       }
       return new SessionMiddleware(tokens, session.get(), false);

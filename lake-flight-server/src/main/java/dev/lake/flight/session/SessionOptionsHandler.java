@@ -84,7 +84,8 @@ public final class SessionOptionsHandler {
   private static void reject(Map<String, SetSessionOptionsResult.Error> errors, String option,
       SetSessionOptionsResult.ErrorValue error, SessionState session, String why) {
     errors.put(option, new SetSessionOptionsResult.Error(error));
-    LOG.info("session option rejected sessionId={} option={} error={} reason={}", session.id(), option, error, why);
+    LOG.info("session option rejected sessionId={} option={} error={} reason={}", session.id(),
+        dev.lake.query.sql.Echo.of(option), error, dev.lake.query.sql.Echo.of(why));
   }
 
   private static String asString(SessionOptionValue value) {

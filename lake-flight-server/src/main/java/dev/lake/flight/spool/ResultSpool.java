@@ -411,8 +411,19 @@ public final class ResultSpool implements AutoCloseable {
   }
 
   /** A job's recorded failure, answered with the status code it failed with. */
-  public static final class SpooledFailure extends RuntimeException {
+  public static final class SpooledFailure extends RuntimeException implements dev.lake.registry.error.CodedFailure {
     private final String code;
+
+    /** The code the job recorded; one this version does not know (a newer node's) answers INTERNAL. */
+    @Override
+    public dev.lake.registry.error.ErrorCode errorCode() {
+      for (dev.lake.registry.error.ErrorCode c : dev.lake.registry.error.ErrorCode.values()) {
+        if (c.name().equals(code)) {
+          return c;
+        }
+      }
+      return dev.lake.registry.error.ErrorCode.INTERNAL;
+    }
 
     SpooledFailure(String code, String message) {
       super(message);

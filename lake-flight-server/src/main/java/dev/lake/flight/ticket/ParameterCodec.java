@@ -1,5 +1,7 @@
 package dev.lake.flight.ticket;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -49,7 +51,8 @@ public final class ParameterCodec {
       } else if (v instanceof byte[] b) {
         n.put("t", "bin").put("v", Base64.getEncoder().encodeToString(b));
       } else {
-        throw new IllegalArgumentException("unsupported parameter value of type " + v.getClass().getSimpleName());
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT,
+            "unsupported parameter value of type " + v.getClass().getSimpleName());
       }
     }
     return array;

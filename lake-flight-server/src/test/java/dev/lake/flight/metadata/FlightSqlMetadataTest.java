@@ -319,7 +319,7 @@ class FlightSqlMetadataTest {
     Any other = Any.pack(TicketStatementQuery.getDefaultInstance());
     assertThat(metadata.handles(other)).isFalse();
     assertThatThrownBy(() -> metadata.schema(other))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(dev.lake.registry.error.LakeException.class)
         .hasMessageContaining("TicketStatementQuery");
   }
 
@@ -333,7 +333,7 @@ class FlightSqlMetadataTest {
     assertThat(metadata.handles(malformed)).isTrue();
     try (CollectingListener listener = new CollectingListener(allocator)) {
       assertThatThrownBy(() -> metadata.stream(malformed, allocator, listener))
-          .isInstanceOf(IllegalArgumentException.class)
+          .isInstanceOf(dev.lake.registry.error.LakeException.class)
           .hasMessageContaining("malformed CommandGetTables");
       assertThat(listener.schema()).isNull();
     }
@@ -344,7 +344,7 @@ class FlightSqlMetadataTest {
     Message command = ActionClosePreparedStatementRequest.getDefaultInstance();
     assertThat(metadata.handles(command)).isFalse();
     assertThatThrownBy(() -> metadata.flightInfo(command, FlightDescriptor.command(new byte[0])))
-        .isInstanceOf(IllegalArgumentException.class);
+        .isInstanceOf(dev.lake.registry.error.LakeException.class);
   }
 
   private CollectingListener run(Message command) {

@@ -55,8 +55,14 @@ public final class StatementExecutor {
    */
   public ResultReader stream(ValidatedStatement statement, CompiledPlan compiled, StatementPlanner planner,
       Map<String, ScanSource> sources, QueryResources resources) {
+    return stream(statement, compiled, planner, sources, resources, failures);
+  }
+
+  /** As above, translating this execution's failures with {@code failures} instead of the executor's own. */
+  public ResultReader stream(ValidatedStatement statement, CompiledPlan compiled, StatementPlanner planner,
+      Map<String, ScanSource> sources, QueryResources resources, Function<Throwable, RuntimeException> failures) {
     if (compiled.explain().isPresent()) {
-      return explain(statement, compiled.explain().get(), resources);
+      return explain(statement, compiled.explain().get(), resources, failures);
     }
     StatementPlan plan = compiled.plan();
     if (plan.passThrough().isPresent()) {
@@ -108,7 +114,8 @@ public final class StatementExecutor {
   }
 
   /** The EXPLAIN result: the plan text, one row per line. */
-  private ResultReader explain(ValidatedStatement statement, String text, QueryResources resources) {
+  private ResultReader explain(ValidatedStatement statement, String text, QueryResources resources,
+      Function<Throwable, RuntimeException> failures) {
     List<Object> lines = List.of((Object[]) text.split("\n"));
     return new ResultReader(statement.resultSchema(),
         new RowBatches(() -> Linq4j.iterableEnumerator(lines), batchSize, () -> { }), resources, failures);

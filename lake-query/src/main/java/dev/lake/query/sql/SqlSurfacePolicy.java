@@ -45,6 +45,9 @@ public final class SqlSurfacePolicy {
    * Functions other engines offer to read files, object stores, URLs or other databases (lake has none of them;
    * naming one is refused as what it is, not as an unknown function).
    */
+  /** Functions that would answer the session's identity, which the SQL runtime does not hold: refused clearly. */
+  static final Set<String> SESSION_FUNCTIONS = Set.of("USER", "CURRENT_USER", "SESSION_USER", "SYSTEM_USER",
+      "CURRENT_ROLE", "CURRENT_PATH", "CURRENT_CATALOG", "CURRENT_SCHEMA");
   static final Set<String> EXTERNAL_FUNCTIONS = Set.of("READ_PARQUET", "PARQUET_SCAN", "PARQUET_METADATA",
       "PARQUET_SCHEMA", "READ_CSV", "READ_CSV_AUTO", "CSV_SCAN", "READ_JSON", "READ_JSON_AUTO", "READ_NDJSON",
       "READ_NDJSON_AUTO", "JSON_SCAN", "READ_TEXT", "READ_BLOB", "READ_FILE", "READ_FILES", "READ_XLSX", "READ_ARROW",
@@ -175,6 +178,11 @@ public final class SqlSurfacePolicy {
     SqlFunction function = (SqlFunction) call.getOperator();
     SqlIdentifier id = function.getSqlIdentifier();
     String name = id != null && !id.names.isEmpty() ? id.names.get(id.names.size() - 1) : function.getName();
+    if (name != null && SESSION_FUNCTIONS.contains(name.toUpperCase(Locale.ROOT))) {
+      throw new QueryRejectedException("function " + name.toUpperCase(Locale.ROOT) + " is not supported: lake's SQL "
+          + "does not expose the session's user, role or path (the caller is known from its credentials; catalog and "
+          + "schema are 'lake' and 'main')");
+    }
     if (name != null && EXTERNAL_FUNCTIONS.contains(name.toUpperCase(Locale.ROOT))) {
       throw new QueryRejectedException("function " + Echo.of(name.toUpperCase(Locale.ROOT)) + " is not allowed: it"
           + " would read a file, a storage location or an external source; lake reads only its registered tables");

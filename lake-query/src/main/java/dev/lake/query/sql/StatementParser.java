@@ -37,9 +37,15 @@ public final class StatementParser {
    * @throws QueryRejectedException for a syntax error, a statement lake does not allow, or nesting too deep
    */
   public static SqlNode parse(String sql) {
+    return parse(sql, StatementLimits.defaults());
+  }
+
+  /** As {@link #parse(String)}, refusing a statement over {@code limits} before it is planned. */
+  public static SqlNode parse(String sql, StatementLimits limits) {
     if (sql == null || sql.isBlank()) {
       throw new QueryRejectedException("the statement is empty: send one SELECT, EXPLAIN, WITH or VALUES statement");
     }
+    limits.checkLength(sql);
     SqlNode statement;
     try {
       statement = SqlParser.create(withoutTrailingSemicolon(sql), CONFIG).parseStmt();
@@ -59,6 +65,7 @@ public final class StatementParser {
     } catch (StackOverflowError e) {
       throw tooDeep();
     }
+    limits.check(statement);
     try {
       SqlSurfacePolicy.check(statement);
       return SystemTime.rewrite(statement);

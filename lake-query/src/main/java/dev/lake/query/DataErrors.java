@@ -1,0 +1,95 @@
+package dev.lake.query;
+
+import dev.lake.query.sql.Echo;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.calcite.runtime.CalciteException;
+
+/**
+ * Tells a runtime data error of a statement (raised by the code that evaluates SQL: Calcite's runtime functions and
+ * the classes it generates for a statement) from a bug, and words it in SQL. An exception counts as a data error by
+ * its type and by <em>where</em> it was raised (the first frame outside the JDK is SQL evaluation code), never by
+ * its message. The same exception type raised anywhere else in lake is a bug (INTERNAL).
+ */
+final class DataErrors {
+  /** Calcite's runtime conversions and the SQL type each one casts to. */
+  private static final Map<String, String> CASTS = Map.of("toLong", "BIGINT", "toInt", "INTEGER", "toShort",
+      "SMALLINT", "toByte", "TINYINT", "toDouble", "DOUBLE", "toFloat", "REAL", "toBigDecimal", "DECIMAL",
+      "toBoolean", "BOOLEAN");
+
+  private DataErrors() {}
+
+  /** The data error {@code failure} is (it may arrive wrapped in the initializer error of generated code). */
+  static Optional<QueryDataException> of(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ExceptionInInitializerError) {
+        continue;
+      }
+      if (!(c instanceof ArithmeticException || c instanceof IllegalArgumentException
+          || c instanceof CalciteException) || !raisedEvaluatingSql(c)) {
+        return Optional.empty();
+      }
+      return Optional.of(new QueryDataException(message(c), c));
+    }
+    return Optional.empty();
+  }
+
+  private static String message(Throwable c) {
+    String detail = c.getMessage() == null ? "" : c.getMessage();
+    if (c instanceof ArithmeticException) {
+      String lower = detail.toLowerCase(Locale.ROOT);
+      if (lower.contains("zero") || lower.contains("division undefined")) {
+        return "division by zero";
+      }
+      if (lower.contains("overflow")) {
+        return "integer overflow: the result does not fit its type; CAST an operand to a wider type (DECIMAL)";
+      }
+      return "arithmetic error: the result cannot be represented in its type";
+    }
+    if (c instanceof NumberFormatException) {
+      String type = castTarget(c);
+      String value = quotedInput(detail);
+      return value == null ? "cannot cast a string to " + type + ": it is not a valid " + type + " literal"
+          : "cannot cast '" + value + "' to " + type;
+    }
+    return "the statement failed on its data: " + Echo.of(detail);
+  }
+
+  /** Whether the first frame outside the JDK belongs to Calcite's runtime or to a class generated for a statement. */
+  static boolean raisedEvaluatingSql(Throwable c) {
+    for (StackTraceElement frame : c.getStackTrace()) {
+      String cls = frame.getClassName();
+      if (cls.startsWith("java.") || cls.startsWith("jdk.") || cls.startsWith("sun.")) {
+        continue;
+      }
+      return cls.startsWith("org.apache.calcite.runtime.") || cls.startsWith("org.apache.calcite.util.")
+          || cls.startsWith("org.apache.calcite.linq4j.") || cls.startsWith("org.apache.calcite.avatica.util.")
+          || cls.indexOf('.') < 0; // Janino-compiled statement classes (Baz, Baz$1) have no package
+    }
+    return false;
+  }
+
+  private static String castTarget(Throwable c) {
+    for (StackTraceElement frame : c.getStackTrace()) {
+      if (frame.getClassName().startsWith("org.apache.calcite.runtime.")) {
+        String type = CASTS.get(frame.getMethodName());
+        if (type != null) {
+          return type;
+        }
+      }
+    }
+    return "a number";
+  }
+
+  /** The value between the first pair of double quotes, as the JDK's number parsers quote their input. */
+  private static String quotedInput(String detail) {
+    int open = detail.indexOf('"');
+    int close = open < 0 ? -1 : detail.lastIndexOf('"');
+    if (close <= open) {
+      return null;
+    }
+    String value = detail.substring(open + 1, close);
+    return Echo.of(value.length() > 100 ? value.substring(0, 100) + "..." : value);
+  }
+}
