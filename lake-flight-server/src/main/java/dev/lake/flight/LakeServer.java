@@ -82,6 +82,7 @@ public final class LakeServer implements AutoCloseable {
 
   private final LakeConfig config;
   private final BufferAllocator allocator;
+  private final BufferAllocator queryAllocator;
   private final MetaStore store;
   private final TableEngine engine;
   private final DataStorage storage;
@@ -178,10 +179,13 @@ public final class LakeServer implements AutoCloseable {
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
         config.dataDir().resolve("spool-tmp"));
+    // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
+    // buffers and the heap charged for their operators and plans, query.node-memory-limit).
+    this.queryAllocator = allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit());
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
-        new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
-        spool, events, new SessionOptionsHandler(), config.streams());
+        new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
+        limits, spool, events, new SessionOptionsHandler(), config.streams());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
@@ -358,6 +362,7 @@ public final class LakeServer implements AutoCloseable {
     store.close();
     storage.close();
     try {
+      queryAllocator.close();
       allocator.close();
     } catch (IllegalStateException e) {
       // A shutting-down server must finish; report what is still referenced (known: Arrow's C-data import keeps

@@ -8,6 +8,10 @@ import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.ticket.QueryTicket;
 import dev.lake.query.PreparedQuery;
 import dev.lake.query.QueryService;
+import dev.lake.query.guard.QueryGuard;
+import dev.lake.flight.limits.QueryTimeoutException;
+import dev.lake.registry.error.CodedFailure;
+import dev.lake.registry.error.ErrorCode;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -43,7 +47,7 @@ final class StatementStreams {
   PreparedQuery prepare(String sql, String user, String queryId) {
     long start = events.start();
     try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, queryId)) {
-      return query.prepare(sql);
+      return query.prepare(sql, allocator);
     } catch (Throwable t) {
       RuntimeException status = StatusMapper.toStatus(t);
       events.queryFinished(new QueryRecord(queryId, user, sql, StatusMapper.outcome(status), events.since(start), 0,
@@ -60,11 +64,25 @@ final class StatementStreams {
       String outcome = QueryRecord.OK;
       // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
       QueryControl control = limits.begin(ticket.queryId(), listener);
+      // The work polls this flag in every phase; the slot is given back (control.close) only once it has unwound.
+      QueryGuard guard = new QueryGuard();
+      control.onStop(reason -> guard.stop(stopCode(reason), reason.getMessage()));
       BufferAllocator queryAllocator = null;
       try {
         control.admit();
         queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
-        try (ArrowReader reader = query.execute(ticket.sql(), ticket.pins(), ticket.parameters(), queryAllocator)) {
+        BufferAllocator parent = queryAllocator;
+        ArrowReader[] planned = new ArrowReader[1];
+        try {
+          control.interruptibly(() -> planned[0] = query.execute(ticket.sql(), ticket.pins(), ticket.parameters(),
+              parent, guard));
+        } catch (Throwable t) {
+          if (planned[0] != null) {
+            planned[0].close();
+          }
+          throw t;
+        }
+        try (ArrowReader reader = planned[0]) {
           ResultStreamer.stream(reader, control, sent);
         }
       } catch (Throwable t) {
@@ -80,6 +98,13 @@ final class StatementStreams {
             events.since(start), sent.rows(), sent.bytes()));
       }
     }
+  }
+
+  private static ErrorCode stopCode(RuntimeException reason) {
+    if (reason instanceof CodedFailure coded) {
+      return coded.errorCode();
+    }
+    return reason instanceof QueryTimeoutException ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.CANCELLED;
   }
 
   /** A spooled part of a heavy result through gRPC (the fallback of its presigned URL), under the same limits. */

@@ -85,6 +85,11 @@ final class CachedStatement {
   }
 
   Optional<CompiledPlan> tryCompile(List<Object> parameters) {
+    return tryCompile(parameters, new dev.lake.query.guard.QueryGuard());
+  }
+
+  /** {@link #tryCompile(List)} for an execution {@code guard} may stop while it plans. */
+  Optional<CompiledPlan> tryCompile(List<Object> parameters, dev.lake.query.guard.QueryGuard guard) {
     boolean reusable = validated.parameterCount() == 0;
     CompiledPlan compiled = parameterless;
     if (reusable && compiled != null) {
@@ -94,7 +99,7 @@ final class CachedStatement {
       return Optional.empty();
     }
     try {
-      compiled = planner.compile(validated, parameters);
+      compiled = planner.compile(validated, parameters, guard);
       if (reusable) {
         parameterless = compiled;
       }

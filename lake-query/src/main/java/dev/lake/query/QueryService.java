@@ -11,11 +11,14 @@ import dev.lake.query.exec.PinnedTables;
 import dev.lake.query.exec.PushdownCounters;
 import dev.lake.query.exec.QueryResources;
 import dev.lake.query.exec.StatementExecutor;
+import dev.lake.query.guard.HeapCharge;
+import dev.lake.query.guard.QueryGuard;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.sql.Echo;
 import dev.lake.query.sql.StatementParser;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableNotFoundException;
+import dev.lake.registry.error.CodedFailure;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -103,6 +106,26 @@ public final class QueryService implements AutoCloseable {
    *     {@code ?}
    */
   public PreparedQuery prepare(String sql) {
+    return validated(sql);
+  }
+
+  /**
+   * {@link #prepare(String)}, with the heap that parsing and validating {@code sql} takes charged to a child of
+   * {@code allocator} (an estimate from its length, {@link HeapCharge#planBytes}) for as long as it runs: a statement
+   * too large for the query's or the node's memory limit is refused with RESOURCE_EXHAUSTED before it is parsed.
+   */
+  public PreparedQuery prepare(String sql, BufferAllocator allocator) {
+    Objects.requireNonNull(allocator, "allocator");
+    try (BufferAllocator planning = allocator.newChildAllocator("query-prepare", 0, options.memoryLimitBytes());
+        HeapCharge charge = HeapCharge.of(planning, "parsing and validating this statement",
+            HeapCharge.planBytes(sql))) {
+      return validated(sql);
+    } catch (Throwable t) {
+      throw failure(t, sql);
+    }
+  }
+
+  private PreparedQuery validated(String sql) {
     try {
       CatalogTables tables = new CatalogTables(catalog, this::versionSchema);
       Optional<List<TableReference>> references = plans.references(sql);
@@ -136,6 +159,19 @@ public final class QueryService implements AutoCloseable {
    */
   public ArrowReader execute(String sql, Map<String, TablePin> pins, List<Object> parameters,
       BufferAllocator allocator) {
+    return execute(sql, pins, parameters, allocator, new QueryGuard());
+  }
+
+  /**
+   * {@link #execute(String, Map, List, BufferAllocator)} for work {@code guard} may stop: planning (before every rule
+   * it fires), Calcite's rows, the vectorized executor and the Lance scans poll it, and the stream fails with a
+   * {@link dev.lake.query.guard.QueryStoppedException} once it is stopped. Parsing and planning charge an estimate of
+   * their heap ({@link HeapCharge#planBytes}) to the statement's allocator while they run; the rows Calcite's
+   * operators keep are charged as they arrive.
+   */
+  public ArrowReader execute(String sql, Map<String, TablePin> pins, List<Object> parameters,
+      BufferAllocator allocator, QueryGuard guard) {
+    Objects.requireNonNull(guard, "guard");
     Objects.requireNonNull(pins, "pins");
     Objects.requireNonNull(parameters, "parameters");
     Objects.requireNonNull(allocator, "allocator");
@@ -143,27 +179,35 @@ public final class QueryService implements AutoCloseable {
     QueryResources resources = null;
     CachedStatement executing = null;
     try {
-      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes());
+      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard);
+      guard.check();
+      CompiledPlan plan;
+      CachedStatement statement;
       Map<String, TablePin> keyed = PinnedTables.normalize(pins);
-      PinnedTables tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown,
-          estimates, vectors);
-      CachedStatement statement = plans.get(sql, keyed).orElse(null);
-      if (statement == null) {
-        statement = CachedStatement.validate(sql, tables, options);
-        plans.put(sql, statement);
-      } else {
-        tables.openAll(statement.validated().tables());
+      PinnedTables tables;
+      try (HeapCharge charge = HeapCharge.of(resources.allocator(), "parsing and planning this statement",
+          HeapCharge.planBytes(sql))) {
+        tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown, estimates, vectors);
+        statement = plans.get(sql, keyed).orElse(null);
+        if (statement == null) {
+          statement = CachedStatement.validate(sql, tables, options);
+          plans.put(sql, statement);
+        } else {
+          tables.openAll(statement.validated().tables());
+        }
+        guard.check();
+        List<Object> bound = statement.validated().explain() && values.isEmpty()
+            && statement.validated().parameterCount() > 0 ? null : values;
+        Optional<CompiledPlan> compiled = statement.tryCompile(bound, guard);
+        if (compiled.isEmpty()) {
+          // Another execution is planning with the cached statement: plan a private copy rather than wait.
+          plans.busy();
+          statement = CachedStatement.validate(sql, tables, options);
+          compiled = statement.tryCompile(bound, guard);
+        }
+        plan = compiled.orElseThrow();
       }
-      List<Object> bound = statement.validated().explain() && values.isEmpty()
-          && statement.validated().parameterCount() > 0 ? null : values;
-      Optional<CompiledPlan> compiled = statement.tryCompile(bound);
-      if (compiled.isEmpty()) {
-        // Another execution is planning with the cached statement: plan a private copy rather than wait.
-        plans.busy();
-        statement = CachedStatement.validate(sql, tables, options);
-        compiled = statement.tryCompile(bound);
-      }
-      CompiledPlan plan = compiled.orElseThrow();
+      guard.check();
       LOG.debug("statement planned path={} tables={} sql={}", plan.explain().isPresent() ? "explain"
           : plan.plan().path(), keyed.values(), Echo.of(sql));
       CachedStatement running = statement;
@@ -223,7 +267,8 @@ public final class QueryService implements AutoCloseable {
    * nesting rejection, and anything else is a bug: a {@link QueryExecutionException} (INTERNAL).
    */
   static RuntimeException translate(Throwable t) {
-    if (t instanceof dev.lake.registry.error.CodedFailure || t instanceof OutOfMemoryException) {
+    if ((t instanceof CodedFailure && t instanceof RuntimeException)
+        || t instanceof OutOfMemoryException) {
       return (RuntimeException) t;
     }
     if (t instanceof StackOverflowError) {

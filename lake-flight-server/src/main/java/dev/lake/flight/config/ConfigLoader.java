@@ -52,6 +52,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.plan-cache-size", "1000");
     DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("query.column-cache", "25%");
+    DEFAULTS.put("query.node-memory-limit", "50%");
     DEFAULTS.put("catalog.ttl", "30s");
     DEFAULTS.put("catalog.staleness-bound", "5m");
     DEFAULTS.put("catalog.negative-ttl", "2s");
@@ -159,6 +160,7 @@ public final class ConfigLoader {
         integer("query.plan-cache-size", values.get("query.plan-cache-size")),
         SubtreeExecutor.parse(values.get("query.executor")),
         heapShareOrBytes("query.column-cache", values.get("query.column-cache")),
+        heapShareOrBytes("query.node-memory-limit", values.get("query.node-memory-limit")),
         SecuritySettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),

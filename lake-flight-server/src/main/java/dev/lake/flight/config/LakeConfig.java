@@ -44,6 +44,8 @@ import java.util.Optional;
  *     vectorized, lance-sql or calcite)
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
  *     query.column-cache}; 0: off)
+ * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
+ *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  * @param security TLS, mutual TLS and whether plaintext may be served off loopback
  * @param limits query timeout, concurrency and admission queue
@@ -76,6 +78,7 @@ public record LakeConfig(
     int planCacheSize,
     SubtreeExecutor queryExecutor,
     long columnCacheBytes,
+    long queryNodeMemoryLimit,
     SecuritySettings security,
     LimitSettings limits,
     ResultSettings results,
@@ -98,6 +101,9 @@ public record LakeConfig(
     Objects.requireNonNull(catalog, "catalog");
     if (columnCacheBytes < 0) {
       throw new IllegalArgumentException("query.column-cache must be >= 0 (0 turns it off), was " + columnCacheBytes);
+    }
+    if (queryNodeMemoryLimit < 1 << 20) {
+      throw new IllegalArgumentException("query.node-memory-limit must be at least 1MB, was " + queryNodeMemoryLimit);
     }
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("query.plan-cache-size must be >= 0 (0 turns it off)");

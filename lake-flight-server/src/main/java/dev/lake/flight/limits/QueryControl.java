@@ -34,6 +34,7 @@ public final class QueryControl implements AutoCloseable {
   private RuntimeException stopReason;
   private Admission.Slot slot;
   private ScheduledFuture<?> watchdog;
+  private final java.util.List<java.util.function.Consumer<RuntimeException>> onStop = new java.util.ArrayList<>();
 
   QueryControl(String queryId, ServerStreamListener listener, Function<Throwable, RuntimeException> toStatus,
       Admission admission, long deadlineNanos, Runnable onClose) {
@@ -96,6 +97,23 @@ public final class QueryControl implements AutoCloseable {
         }
       }
       checkStopped();
+    }
+  }
+
+  /**
+   * Calls {@code listener} with the stop reason when the query is stopped (at once if it was): how the work itself
+   * learns it must stop (the query's stop flag, polled in every loop of planning and execution).
+   */
+  public void onStop(java.util.function.Consumer<RuntimeException> listener) {
+    RuntimeException already;
+    synchronized (lock) {
+      already = stopReason;
+      if (already == null) {
+        onStop.add(listener);
+      }
+    }
+    if (already != null) {
+      listener.accept(already);
     }
   }
 
@@ -178,6 +196,9 @@ public final class QueryControl implements AutoCloseable {
       if (interruptible && worker != null) {
         worker.interrupt();
       }
+    }
+    for (java.util.function.Consumer<RuntimeException> listener : onStop) {
+      listener.accept(reason);
     }
     LOG.info("query stopped queryId={} reason={}", queryId, reason.getMessage());
     return true;

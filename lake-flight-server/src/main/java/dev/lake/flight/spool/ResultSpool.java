@@ -77,7 +77,8 @@ public final class ResultSpool implements AutoCloseable {
   /** Runs a query the spool writes out: SQL, pinned versions, bound parameters (the query service's execute). */
   @FunctionalInterface
   public interface QueryRunner {
-    ArrowReader execute(String sql, Map<String, TablePin> pins, List<Object> parameters, BufferAllocator allocator);
+    ArrowReader execute(String sql, Map<String, TablePin> pins, List<Object> parameters, BufferAllocator allocator,
+        dev.lake.query.guard.QueryGuard guard);
   }
 
   ResultSpool(ResultSettings settings, SpoolStore store, SpoolTokens tokens, QueryRunner runner,

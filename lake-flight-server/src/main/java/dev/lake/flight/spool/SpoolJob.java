@@ -60,6 +60,8 @@ final class SpoolJob implements Runnable {
   private PollState state;
   private boolean finished;
   private volatile RuntimeException stopReason;
+  /** The work polls it: a stopped job's planning and execution end, not only its reads. */
+  private final dev.lake.query.guard.QueryGuard guard = new dev.lake.query.guard.QueryGuard();
   private Thread worker;
 
   SpoolJob(PollState initial, Work work, SpoolStore store, ResultSettings settings, Duration timeout,
@@ -96,7 +98,8 @@ final class SpoolJob implements Runnable {
     try (Admission.Slot slot = admission.acquire(deadlineNanos);
         BufferAllocator allocator = parent.newChildAllocator("query-spool-" + jobId(), 0, Long.MAX_VALUE)) {
       checkStopped();
-      try (ArrowReader reader = runner.execute(work.sql(), work.pins(), work.parameters(), allocator)) {
+      try (ArrowReader reader = runner.execute(work.sql(), work.pins(), work.parameters(), allocator,
+          guard)) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
         part = new PartFile(root, parts.size());
         boolean more = true;
@@ -155,8 +158,12 @@ final class SpoolJob implements Runnable {
       if (worker != null) {
         worker.interrupt();
       }
-      return true;
     }
+    guard.stop(reason instanceof dev.lake.registry.error.CodedFailure coded ? coded.errorCode()
+        : reason instanceof dev.lake.flight.limits.QueryTimeoutException
+            ? dev.lake.registry.error.ErrorCode.DEADLINE_EXCEEDED : dev.lake.registry.error.ErrorCode.CANCELLED,
+        reason.getMessage());
+    return true;
   }
 
   /** The periodic heartbeat: the timeout, the cancel marker, and a fresh {@code updatedAt}. */

@@ -47,6 +47,7 @@ final class LanceRowEnumerator implements Enumerator<Object> {
       throw new IllegalStateException("the query was closed or cancelled while it was reading");
     }
     if (reader == null) {
+      resources.guard().check();
       reader = opener.get();
     }
     try {

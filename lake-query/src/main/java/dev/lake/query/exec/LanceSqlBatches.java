@@ -69,6 +69,7 @@ final class LanceSqlBatches implements BatchSource {
   private boolean next(VectorSchemaRoot out) throws java.io.IOException {
     List<FieldVector> targets = out.getFieldVectors();
     while (offset >= batchRows) {
+      resources.guard().check();
       if (!lance.loadNextBatch()) {
         out.setRowCount(0);
         return false;

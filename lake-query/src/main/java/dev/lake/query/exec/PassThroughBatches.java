@@ -21,7 +21,9 @@ final class PassThroughBatches implements BatchSource {
 
   @Override
   public boolean fill(VectorSchemaRoot out) throws Exception {
+    resources.guard().check();
     while (lance.loadNextBatch()) {
+      resources.guard().check();
       VectorSchemaRoot batch = lance.getVectorSchemaRoot();
       int rows = batch.getRowCount();
       if (rows == 0) {

@@ -3,6 +3,8 @@ package dev.lake.query.exec;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.TablePin;
+import dev.lake.query.guard.HeapCharge;
+import dev.lake.query.guard.QueryGuard;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -28,9 +30,28 @@ public final class QueryResources implements AutoCloseable {
   private final Deque<TableSnapshot> snapshots = new ArrayDeque<>();
   private final Set<ArrowReader> readers = new LinkedHashSet<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final QueryGuard guard;
+  private final HeapCharge rows;
 
   public QueryResources(BufferAllocator parent, String name, long memoryLimit) {
+    this(parent, name, memoryLimit, new QueryGuard());
+  }
+
+  /** Resources of an execution that {@code guard} may stop. */
+  public QueryResources(BufferAllocator parent, String name, long memoryLimit, QueryGuard guard) {
     this.allocator = parent.newChildAllocator(name, 0, memoryLimit);
+    this.guard = guard;
+    this.rows = new HeapCharge(allocator, "the rows this query's joins, sorts and aggregations keep");
+  }
+
+  /** The execution's stop flag: every loop of its work polls it. */
+  public QueryGuard guard() {
+    return guard;
+  }
+
+  /** The heap the row runtime's operators keep, charged to this execution's allocator. */
+  public HeapCharge rows() {
+    return rows;
   }
 
   /** The statement's allocator: result batches and Lance's buffers live here. */
@@ -94,6 +115,7 @@ public final class QueryResources implements AutoCloseable {
     }
     openReaders.forEach(QueryResources::closeQuietly);
     openSnapshots.forEach(QueryResources::closeQuietly);
+    rows.close();
     try {
       allocator.close();
     } catch (RuntimeException e) {

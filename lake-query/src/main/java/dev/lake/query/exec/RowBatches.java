@@ -1,6 +1,7 @@
 package dev.lake.query.exec;
 
 import dev.lake.query.exec.ValueWriters.ValueWriter;
+import dev.lake.query.guard.QueryGuard;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.FieldVector;
@@ -16,6 +17,7 @@ final class RowBatches implements BatchSource {
   private final Supplier<Enumerator<Object>> opener;
   private final int batchSize;
   private final AutoCloseable onClose;
+  private final QueryGuard guard;
   private Enumerator<Object> rows;
   private ValueWriter[] writers;
   private boolean done;
@@ -24,10 +26,11 @@ final class RowBatches implements BatchSource {
    * @param opener opens the rows on the first batch (a sort or hash join then reads its input there, not when the
    *     stream is created)
    */
-  RowBatches(Supplier<Enumerator<Object>> opener, int batchSize, AutoCloseable onClose) {
+  RowBatches(Supplier<Enumerator<Object>> opener, int batchSize, AutoCloseable onClose, QueryGuard guard) {
     this.opener = opener;
     this.batchSize = batchSize;
     this.onClose = onClose;
+    this.guard = guard;
   }
 
   @Override
@@ -43,11 +46,15 @@ final class RowBatches implements BatchSource {
       vector.clear();
       vector.allocateNew();
     }
+    guard.check();
     if (rows == null && !done) {
       rows = opener.get();
     }
     int count = 0;
     while (!done && count < batchSize) {
+      if ((count & 1023) == 0) {
+        guard.check();
+      }
       if (!rows.moveNext()) {
         done = true;
         break;

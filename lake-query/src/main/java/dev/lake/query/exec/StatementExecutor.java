@@ -1,5 +1,6 @@
 package dev.lake.query.exec;
 
+import dev.lake.query.guard.RowCheckpoints;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.plan.EnumerableCode;
 import dev.lake.query.plan.PushedStatement;
@@ -77,7 +78,7 @@ public final class StatementExecutor {
       ScanSource source = source(sources, scan.table().reference().key());
       RowShape shape = statement.resultSchema().getFields().size() == 1 ? RowShape.SCALAR : RowShape.ARRAY;
       BatchSource batches = new RowBatches(() -> source.vectorRows(scan.vector().get(), shape).enumerator(),
-          batchSize, () -> { });
+          batchSize, () -> { }, resources.guard());
       return new ResultReader(statement.resultSchema(), batches, resources, failures);
     }
     if (plan.lanceSql().isPresent()) {
@@ -85,24 +86,26 @@ public final class StatementExecutor {
       ScanSource source = source(sources, scan.table().reference().key());
       Supplier<EnumerableCode> fallback = compiled.fallback().orElseThrow();
       BatchSource batches = new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),
-          () -> rows(fallback.get(), planner, sources), resources, counters, batchSize);
+          () -> rows(fallback.get(), planner, sources, resources), resources, counters, batchSize);
       return new ResultReader(statement.resultSchema(), batches, resources, failures);
     }
-    return new ResultReader(statement.resultSchema(), rows(compiled.code().orElseThrow(), planner, sources),
-        resources, failures);
+    return new ResultReader(statement.resultSchema(), rows(compiled.code().orElseThrow(), planner, sources,
+        resources), resources, failures);
   }
 
   /** Calcite's rows of compiled code, bound to this execution's sources, written into batches. */
-  private BatchSource rows(EnumerableCode code, StatementPlanner planner, Map<String, ScanSource> sources) {
+  private BatchSource rows(EnumerableCode code, StatementPlanner planner, Map<String, ScanSource> sources,
+      QueryResources resources) {
     Bindable<Object> bindable = code.bindable();
     Map<String, Object> values = new HashMap<>(code.stashed());
     sources.forEach((reference, source) -> values.put(LanceScanCall.sourceVariable(reference), source));
     values.put(RuntimeKeys.VARIABLE, new RuntimeKeys());
-    AtomicBoolean cancelled = new AtomicBoolean();
+    values.put(RowCheckpoints.VARIABLE, new RowCheckpoints.Rows(resources.guard(), resources.rows()));
+    AtomicBoolean cancelled = resources.guard().cancelFlag();
     LakeDataContext context = new LakeDataContext(planner.rootSchema().plus(), planner.typeFactory(), values,
         clock, cancelled);
     Supplier<Enumerator<Object>> rows = () -> bindable.bind(context).enumerator();
-    return new RowBatches(rows, batchSize, () -> cancelled.set(true));
+    return new RowBatches(rows, batchSize, () -> cancelled.set(true), resources.guard());
   }
 
   private static ScanSource source(Map<String, ScanSource> sources, String reference) {
@@ -118,6 +121,7 @@ public final class StatementExecutor {
       Function<Throwable, RuntimeException> failures) {
     List<Object> lines = List.of((Object[]) text.split("\n"));
     return new ResultReader(statement.resultSchema(),
-        new RowBatches(() -> Linq4j.iterableEnumerator(lines), batchSize, () -> { }), resources, failures);
+        new RowBatches(() -> Linq4j.iterableEnumerator(lines), batchSize, () -> { }, resources.guard()), resources,
+        failures);
   }
 }

@@ -2,6 +2,7 @@ package dev.lake.query.plan;
 
 import dev.lake.query.QueryRejectedException;
 import dev.lake.query.TableReference;
+import dev.lake.query.guard.QueryGuard;
 import dev.lake.query.sql.Echo;
 import dev.lake.registry.TableNotFoundException;
 import java.util.ArrayList;
@@ -92,6 +93,8 @@ public final class StatementPlanner {
   private final RelOptCluster cluster;
   private final boolean lanceSql;
   private final SubtreeExecutor executor;
+  /** The stop flag of the execution planning now (planning is serialized); polled before every rule fires. */
+  private volatile QueryGuard guard = new QueryGuard();
 
   /**
    * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine
@@ -114,10 +117,16 @@ public final class StatementPlanner {
     Properties properties = new Properties();
     properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
     this.catalogReader = new LakeCatalogReader(rootSchema, typeFactory, new CalciteConnectionConfigImpl(properties));
-    this.planner = new VolcanoPlanner();
+    this.planner = new VolcanoPlanner() {
+      @Override
+      public void checkCancel() {
+        guard.check();
+        super.checkCancel();
+      }
+    };
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
     planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
-    planner.setExecutor(new RexExecutorImpl(DataContexts.EMPTY));
+    planner.setExecutor(new BoundedRexExecutor(new RexExecutorImpl(DataContexts.EMPTY)));
     this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
     cluster.setMetadataProvider(METADATA);
   }
@@ -169,6 +178,15 @@ public final class StatementPlanner {
    * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
    */
   public synchronized CompiledPlan compile(ValidatedStatement statement, List<Object> parameters) {
+    return compile(statement, parameters, new QueryGuard());
+  }
+
+  /**
+   * {@link #compile(ValidatedStatement, List)} for an execution whose {@code stop} flag the planner polls before each
+   * rule it fires: a stopped execution's planning ends with its {@link dev.lake.query.guard.QueryStoppedException}.
+   */
+  public synchronized CompiledPlan compile(ValidatedStatement statement, List<Object> parameters, QueryGuard stop) {
+    this.guard = stop;
     try {
       StatementPlan plan = plan(statement, parameters);
       if (statement.explain()) {
@@ -186,6 +204,7 @@ public final class StatementPlanner {
       }
       return new CompiledPlan(plan, Optional.of(code(physical)), Optional.empty(), Optional.empty());
     } finally {
+      this.guard = new QueryGuard();
       // Keep nothing of this execution's search: a cached planner is reused for the next one.
       planner.clear();
       cluster.invalidateMetadataQuery();
@@ -195,7 +214,7 @@ public final class StatementPlanner {
   private static EnumerableCode code(EnumerableRel physical) {
     Map<String, Object> stashed = new HashMap<>();
     @SuppressWarnings("unchecked")
-    Bindable<Object> bindable = EnumerableInterpretable.toBindable(stashed, null, physical,
+    Bindable<Object> bindable = EnumerableInterpretable.toBindable(stashed, null, RuntimeChecks.apply(physical),
         EnumerableRel.Prefer.ARRAY);
     return new EnumerableCode(bindable, stashed);
   }
@@ -251,7 +270,9 @@ public final class StatementPlanner {
     RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
     rel = hep(PlanRules.SUB_QUERIES, rel);
     rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+    guard.check();
     rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+    guard.check();
     rel = hep(PlanRules.DISJUNCTIONS, rel);
     rel = hep(PlanRules.NORMALIZE, rel);
     if (RelOptUtil.countJoins(rel) > 0) {
@@ -268,6 +289,7 @@ public final class StatementPlanner {
     if (rel instanceof LanceTableScan) {
       return StatementPlan.passThrough((LanceTableScan) rel);
     }
+    guard.check();
     RelTraitSet desired = rel.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     RelNode physical;
     try {
@@ -283,8 +305,16 @@ public final class StatementPlanner {
     return StatementPlan.enumerable((EnumerableRel) ExactRuntime.apply(RuntimeFilterPlanner.apply(physical)));
   }
 
-  private static RelNode hep(HepProgram program, RelNode rel) {
-    HepPlanner hep = new HepPlanner(program);
+  private RelNode hep(HepProgram program, RelNode rel) {
+    QueryGuard stop = guard;
+    stop.check();
+    HepPlanner hep = new HepPlanner(program) {
+      @Override
+      public void checkCancel() {
+        stop.check();
+        super.checkCancel();
+      }
+    };
     hep.setRoot(rel);
     return hep.findBestExp();
   }
