@@ -179,6 +179,7 @@ public final class LakeServer implements AutoCloseable {
             new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security());
+    TransportSecurity.limit(flight, config.guard());
     this.server = flight.build();
   }
 

@@ -13,6 +13,7 @@ import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
+import dev.lake.flight.security.GuardSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -65,6 +66,7 @@ public final class ConfigLoader {
     DEFAULTS.putAll(StorageSettings.KEYS);
     // transport security, read-path limits, heavy results
     DEFAULTS.putAll(SecuritySettings.KEYS);
+    DEFAULTS.putAll(GuardSettings.KEYS);
     DEFAULTS.putAll(LimitSettings.KEYS);
     DEFAULTS.putAll(ResultSettings.KEYS);
     // cluster: lease timings, internal endpoint, advertised addresses
@@ -158,6 +160,7 @@ public final class ConfigLoader {
         SubtreeExecutor.parse(values.get("query.executor")),
         heapShareOrBytes("query.column-cache", values.get("query.column-cache")),
         SecuritySettings.fromKeys(values),
+        GuardSettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),
         ClusterNodeSettings.fromKeys(values),

@@ -92,7 +92,17 @@ public final class TransportSecurity {
     }
   }
 
-  private static byte[] read(String key, Path file) {
+  /**
+   * Applies the frame limits of {@code guard} to a Flight endpoint (the public one and the internal one): a header
+   * block over {@code server.max-header-list-size} closes the connection as its frames arrive, a message over
+   * {@code server.max-inbound-message-size} is refused when its length prefix is read; neither reaches lake's code.
+   */
+  public static void limit(FlightServer.Builder builder, GuardSettings guard) {
+    builder.setMaxHeaderListSize(guard.maxHeaderListSize());
+    builder.maxInboundMessageSize(guard.maxInboundMessageSize());
+  }
+
+  static byte[] read(String key, Path file) {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
