@@ -4,6 +4,7 @@ import dev.lake.engine.LanceTableEngine;
 import dev.lake.engine.TableEngine;
 import dev.lake.flight.auth.BearerTokens;
 import dev.lake.flight.auth.LakeAuthenticator;
+import dev.lake.flight.auth.LoginGuard;
 import dev.lake.flight.auth.Signer;
 import dev.lake.flight.cluster.ClusterNode;
 import dev.lake.flight.cluster.Forwarding;
@@ -11,6 +12,7 @@ import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.LakeMetrics;
+import dev.lake.flight.metrics.LoginMeters;
 import dev.lake.flight.metrics.NodeProbes;
 import dev.lake.flight.metrics.ObservabilityServer;
 import dev.lake.flight.metrics.QueryEvents;
@@ -173,10 +175,12 @@ public final class LakeServer implements AutoCloseable {
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
         spool, events, new SessionOptionsHandler());
+    LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
+    LoginMeters.bind(metrics.registry(), logins);
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
+            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls(), logins))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security());
     TransportSecurity.limit(flight, config.guard());

@@ -7,16 +7,25 @@ import dev.lake.it.support.ConfiguredServer.TestUser;
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.RawHttp2;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -77,6 +86,105 @@ class ResourceAbuseTest {
         attackers.shutdownNow();
       }
     }
+  }
+
+  @Test
+  void failedLoginsAreThrottledAndConstantTime() throws Exception {
+    // Constant time: with the throttle off, a wrong password for a known user and any password for an unknown user
+    // cost the same (both run the full password hash).
+    try (ConfiguredServer lake = ConfiguredServer.start(dir.resolve("timing"), USERS,
+            Map.of("auth.login-failure-delay", "0ms"), b -> {});
+        BufferAllocator allocator = new RootAllocator();
+        FlightClient client = lake.anonymous(allocator)) {
+      List<Long> known = new ArrayList<>();
+      List<Long> unknown = new ArrayList<>();
+      for (int i = 0; i < 9; i++) {
+        known.add(failedLoginNanos(client, "rita", "wrong-" + i));
+        unknown.add(failedLoginNanos(client, "nobody-" + i, "wrong-" + i));
+      }
+      long knownMedian = median(known);
+      long unknownMedian = median(unknown);
+      LOG.info("failed login medians: known user {} us, unknown user {} us", knownMedian / 1000,
+          unknownMedian / 1000);
+      assertThat((double) unknownMedian / knownMedian).as("unknown-user / known-user failed-login time")
+          .isBetween(0.5, 2.0);
+    }
+
+    // Throttled: after a failure, the next attempt for that user (and from that address) inside the delay is refused
+    // at once, without hashing; the delay doubles with each consecutive failure; metrics count both.
+    try (ConfiguredServer lake = ConfiguredServer.start(dir.resolve("throttle"), USERS,
+            Map.of("auth.login-failure-delay", "300ms", "auth.login-failure-max-delay", "2s",
+                "metrics.enabled", "true", "metrics.port", "0"), b -> {});
+        FlightTestClient victim = lake.client("walt", "walt-pw");
+        BufferAllocator allocator = new RootAllocator();
+        FlightClient attacker = lake.anonymous(allocator)) {
+      assertThat(victim.rows("SELECT 1")).containsExactly(List.of(1)); // warm (the first query plans slowly)
+      List<String> refusals = new ArrayList<>();
+      long t0 = System.nanoTime();
+      for (int i = 0; i < 40; i++) {
+        refusals.add(loginRefusal(attacker, "rita", "guess-" + i));
+      }
+      long attackMillis = (System.nanoTime() - t0) / 1_000_000;
+      long throttled = refusals.stream().filter(m -> m.contains("too many failed logins")).count();
+      LOG.info("40 wrong passwords in {} ms: {} throttled", attackMillis, throttled);
+      assertThat(refusals).allSatisfy(m -> assertThat(m).startsWith("UNAUTHENTICATED"));
+      assertThat(throttled).as("attempts refused by the throttle, without a hash").isGreaterThanOrEqualTo(35);
+      // Another user name from the same address is throttled too (per address), and so is an unknown user.
+      assertThat(loginRefusal(attacker, "nobody", "x")).contains("too many failed logins");
+      // An authenticated client is not affected.
+      long q0 = System.nanoTime();
+      assertThat(victim.rows("SELECT 1")).containsExactly(List.of(1));
+      LOG.info("victim SELECT 1 during the throttle: {} ms", (System.nanoTime() - q0) / 1_000_000);
+
+      String metrics = scrape(lake.server().metricsPort().orElseThrow());
+      assertThat(counter(metrics, "lake_login_failures_total")).isGreaterThanOrEqualTo(1);
+      assertThat(counter(metrics, "lake_login_throttled_total")).isGreaterThanOrEqualTo(35);
+
+      // Recovery: once the (bounded) delay has passed, the right password logs in.
+      Thread.sleep(2_200);
+      try (FlightTestClient rita = lake.client("rita", "rita-pw")) {
+        assertThat(rita.rows("SELECT 3")).containsExactly(List.of(3));
+      }
+    }
+  }
+
+  private static long failedLoginNanos(FlightClient client, String user, String password) {
+    long t0 = System.nanoTime();
+    assertThat(loginRefusal(client, user, password)).startsWith("UNAUTHENTICATED");
+    return System.nanoTime() - t0;
+  }
+
+  /** Tries a basic login; returns "CODE: message" of its refusal. */
+  private static String loginRefusal(FlightClient client, String user, String password) {
+    try {
+      client.authenticateBasicToken(user, password);
+    } catch (FlightRuntimeException e) {
+      return e.status().code() + ": " + e.getMessage();
+    }
+    throw new AssertionError("login of " + user + " succeeded");
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  static String scrape(int port) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** The sum of every series of {@code name} in a Prometheus scrape. */
+  static double counter(String scrape, String name) {
+    double sum = 0;
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
   }
 
   /** CPU time of every live thread but the test's own client threads. */
