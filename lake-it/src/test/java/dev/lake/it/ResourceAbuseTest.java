@@ -110,8 +110,8 @@ class ResourceAbuseTest {
           .isBetween(0.5, 2.0);
     }
 
-    // Throttled: after a failure, the next attempt for that user (and from that address) inside the delay is refused
-    // at once, without hashing; the delay doubles with each consecutive failure; metrics count both.
+    // Throttled: after three free failures, an attempt for that user (and from that address) inside the delay is
+    // refused at once, without hashing; the delay doubles with each consecutive failure; metrics count both.
     try (ConfiguredServer lake = ConfiguredServer.start(dir.resolve("throttle"), USERS,
             Map.of("auth.login-failure-delay", "300ms", "auth.login-failure-max-delay", "2s",
                 "metrics.enabled", "true", "metrics.port", "0"), b -> {});
@@ -128,7 +128,7 @@ class ResourceAbuseTest {
       long throttled = refusals.stream().filter(m -> m.contains("too many failed logins")).count();
       LOG.info("40 wrong passwords in {} ms: {} throttled", attackMillis, throttled);
       assertThat(refusals).allSatisfy(m -> assertThat(m).startsWith("UNAUTHENTICATED"));
-      assertThat(throttled).as("attempts refused by the throttle, without a hash").isGreaterThanOrEqualTo(35);
+      assertThat(throttled).as("attempts refused by the throttle, without a hash").isGreaterThanOrEqualTo(30);
       // Another user name from the same address is throttled too (per address), and so is an unknown user.
       assertThat(loginRefusal(attacker, "nobody", "x")).contains("too many failed logins");
       // An authenticated client is not affected.
@@ -138,7 +138,7 @@ class ResourceAbuseTest {
 
       String metrics = scrape(lake.server().metricsPort().orElseThrow());
       assertThat(counter(metrics, "lake_login_failures_total")).isGreaterThanOrEqualTo(1);
-      assertThat(counter(metrics, "lake_login_throttled_total")).isGreaterThanOrEqualTo(35);
+      assertThat(counter(metrics, "lake_login_throttled_total")).isGreaterThanOrEqualTo(30);
 
       // Recovery: once the (bounded) delay has passed, the right password logs in.
       Thread.sleep(2_200);

@@ -17,10 +17,10 @@ import org.apache.arrow.flight.CallStatus;
  * Checks passwords so that failed logins cannot exhaust a node or reveal which users exist:
  *
  * <ul>
- *   <li><b>Throttle.</b> After a failed login, further attempts for the same user name, and from the same remote
- *       address, are refused at once (UNAUTHENTICATED, no hash computed) until a delay has passed: {@code
- *       auth.login-failure-delay} after the first failure, doubling with each consecutive one up to {@code
- *       auth.login-failure-max-delay}. A successful login clears its user's count; counts are forgotten after
+ *   <li><b>Throttle.</b> After {@code auth.login-free-failures} consecutive failed logins, further attempts for the
+ *       same user name, and from the same remote address, are refused at once (UNAUTHENTICATED, no hash computed)
+ *       until a delay has passed: {@code auth.login-failure-delay} after the next failure, doubling with each
+ *       consecutive one up to {@code auth.login-failure-max-delay}. A successful login clears its user's count; counts are forgotten after
  *       {@link #FORGET_AFTER} without failures. Unknown user names are throttled exactly like known ones.</li>
  *   <li><b>Bounded hashing.</b> At most {@code auth.max-concurrent-logins} password hashes run at once, at most
  *       {@code auth.max-queued-logins} more wait; beyond that a login is refused with UNAVAILABLE.</li>
@@ -122,8 +122,9 @@ public final class LoginGuard {
       return;
     }
     counts.asMap().compute(key, (k, f) -> {
-      int count = f == null ? 1 : Math.min(f.count() + 1, 62);
-      return new Failures(count, now + delayNanos(count));
+      int count = f == null ? 1 : Math.min(f.count() + 1, 100_000);
+      int delayed = count - settings.loginFreeFailures();
+      return new Failures(count, delayed <= 0 ? now : now + delayNanos(delayed));
     });
   }
 

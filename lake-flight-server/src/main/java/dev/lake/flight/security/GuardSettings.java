@@ -14,14 +14,17 @@ import java.util.Map;
  *     call may send ({@code server.max-header-list-size}); a larger one closes the connection before any work
  * @param maxInboundMessageSize the largest single gRPC message (one Flight batch or command) a call may send
  *     ({@code server.max-inbound-message-size}); a larger one is refused with RESOURCE_EXHAUSTED before it is read
- * @param loginFailureDelay the delay after a user's (or an address's) first failed login; it doubles with every
- *     further consecutive failure ({@code auth.login-failure-delay})
+ * @param loginFreeFailures how many consecutive failed logins of a user (or from an address) are answered without
+ *     a delay ({@code auth.login-free-failures}): a mistyped password is retried at once
+ * @param loginFailureDelay the delay after the next failed login; it doubles with every further consecutive failure
+ *     ({@code auth.login-failure-delay})
  * @param loginFailureMaxDelay the longest such delay ({@code auth.login-failure-max-delay})
  * @param maxConcurrentLogins how many password checks run at once ({@code auth.max-concurrent-logins})
  * @param maxQueuedLogins how many more wait for one; beyond them a login is refused with UNAVAILABLE
  *     ({@code auth.max-queued-logins})
  */
-public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, Duration loginFailureDelay,
+public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, int loginFreeFailures,
+    Duration loginFailureDelay,
     Duration loginFailureMaxDelay, int maxConcurrentLogins, int maxQueuedLogins) {
   /** The keys this record reads, with their defaults. */
   public static final Map<String, String> KEYS;
@@ -30,6 +33,7 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, Du
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put("server.max-header-list-size", "16KB");
     keys.put("server.max-inbound-message-size", "256MB");
+    keys.put("auth.login-free-failures", "3");
     keys.put("auth.login-failure-delay", "250ms");
     keys.put("auth.login-failure-max-delay", "30s");
     keys.put("auth.max-concurrent-logins", "4");
@@ -44,6 +48,9 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, Du
     if (maxInboundMessageSize < 1 << 20) {
       throw new IllegalArgumentException("server.max-inbound-message-size must be at least 1MB, was "
           + maxInboundMessageSize);
+    }
+    if (loginFreeFailures < 0 || loginFreeFailures > 1000) {
+      throw new IllegalArgumentException("auth.login-free-failures must be 0..1000, was " + loginFreeFailures);
     }
     if (loginFailureDelay == null || loginFailureDelay.isNegative()) {
       throw new IllegalArgumentException("auth.login-failure-delay must be a duration >= 0 (0 turns throttling off)");
@@ -72,6 +79,7 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, Du
       }
     });
     return new GuardSettings(size("server.max-header-list-size", v), size("server.max-inbound-message-size", v),
+        integer("auth.login-free-failures", v),
         ConfigLoader.duration("auth.login-failure-delay", v.get("auth.login-failure-delay")),
         ConfigLoader.duration("auth.login-failure-max-delay", v.get("auth.login-failure-max-delay")),
         integer("auth.max-concurrent-logins", v), integer("auth.max-queued-logins", v));
