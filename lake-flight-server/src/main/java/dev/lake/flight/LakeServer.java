@@ -24,6 +24,7 @@ import dev.lake.flight.session.SessionTokens;
 import dev.lake.flight.metadata.TableInfo;
 import dev.lake.flight.security.DataRootAllowlist;
 import dev.lake.flight.security.DataRootGuard;
+import dev.lake.flight.security.InternalTransport;
 import dev.lake.flight.security.TransportSecurity;
 import dev.lake.flight.spool.ResultSpool;
 import dev.lake.flight.storage.DataStorage;
@@ -143,7 +144,8 @@ public final class LakeServer implements AutoCloseable {
         VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())));
     this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
-    Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
+    InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
+    Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport);
     this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
     LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
     this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
@@ -166,7 +168,8 @@ public final class LakeServer implements AutoCloseable {
         events, limits.idleStreams());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
         forwarding);
-    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
+    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
+        internalTransport);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),

@@ -2,6 +2,7 @@ package dev.lake.flight.cluster;
 
 import com.google.protobuf.Any;
 import dev.lake.flight.limits.IdleStreams;
+import dev.lake.flight.security.InternalTransport;
 import java.net.URI;
 import java.util.Iterator;
 import java.util.Map;
@@ -47,10 +48,13 @@ public final class LeaderClient implements AutoCloseable {
   private final String nodeId;
   private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
 
-  public LeaderClient(BufferAllocator allocator, InternalTokens tokens, String nodeId) {
+  private final InternalTransport transport;
+
+  public LeaderClient(BufferAllocator allocator, InternalTokens tokens, String nodeId, InternalTransport transport) {
     this.allocator = allocator;
     this.tokens = tokens;
     this.nodeId = nodeId;
+    this.transport = transport;
   }
 
   /** Forwards one bulk ingest to {@code leader}, streaming {@code source} through; returns the leader's answer. */
@@ -68,7 +72,8 @@ public final class LeaderClient implements AutoCloseable {
     boolean sentAll = false;
     long rows = 0;
     try {
-      FlightClient.ClientStreamListener put = client.startPut(descriptor, root, answer, auth(user));
+      FlightClient.ClientStreamListener put = client.startPut(descriptor, root, answer,
+          auth(user, InternalTokens.putRequest(descriptor.getCommand())));
       while (!answer.isCancelled()) {
         boolean more;
         try {
@@ -101,7 +106,8 @@ public final class LeaderClient implements AutoCloseable {
   /** Forwards one admin action to {@code leader}; returns its JSON result. */
   public byte[] action(Forwarding.Target leader, String user, Action action) {
     try {
-      Iterator<Result> results = client(leader.address()).doAction(action, auth(user));
+      Iterator<Result> results = client(leader.address()).doAction(action,
+          auth(user, InternalTokens.actionRequest(action.getType(), action.getBody())));
       byte[] out = null;
       while (results.hasNext()) {
         byte[] body = results.next().getBody();
@@ -119,9 +125,10 @@ public final class LeaderClient implements AutoCloseable {
     }
   }
 
-  private CallOption auth(String user) {
+  /** Credentials for one forwarded call: a token good once, for {@code request} only. */
+  private CallOption auth(String user, String request) {
     FlightCallHeaders headers = new FlightCallHeaders();
-    headers.insert("authorization", InternalTokens.SCHEME + " " + tokens.issue(user, nodeId));
+    headers.insert("authorization", InternalTokens.SCHEME + " " + tokens.issue(user, nodeId, request));
     return new HeaderCallOption(headers);
   }
 
@@ -138,12 +145,8 @@ public final class LeaderClient implements AutoCloseable {
       // Forget the clients of earlier leaders (calls still running on them finish or fail on their own).
       clients.keySet().removeIf(old -> closeQuietly(clients.get(old)));
       URI uri = URI.create("grpc://" + address);
-      io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress(uri.getHost(), uri.getPort())
-          .usePlaintext()
-          .keepAliveTime(10, TimeUnit.SECONDS)
-          .keepAliveTimeout(5, TimeUnit.SECONDS)
-          .maxInboundMessageSize(Integer.MAX_VALUE)
-          .build();
+      // TLS (mutual) when this node serves TLS; keepalive, frame limits (InternalTransport).
+      io.grpc.ManagedChannel channel = transport.channel(uri.getHost(), uri.getPort());
       LOG.info("forwarding writes to the leader at {} node={}", address, nodeId);
       FlightClient client = FlightGrpcUtils.createFlightClient(allocator, channel);
       clients.put(address, client);

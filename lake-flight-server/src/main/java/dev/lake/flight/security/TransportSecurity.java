@@ -110,7 +110,7 @@ public final class TransportSecurity {
     }
   }
 
-  private static void certificates(String key, Path file, byte[] pem, boolean leafFirst) {
+  static void certificates(String key, Path file, byte[] pem, boolean leafFirst) {
     Collection<? extends java.security.cert.Certificate> certs;
     try {
       certs = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem));
@@ -133,7 +133,7 @@ public final class TransportSecurity {
     }
   }
 
-  private static void checkPrivateKey(Path file, byte[] pem) {
+  static void checkPrivateKey(Path file, byte[] pem) {
     String text = new String(pem, StandardCharsets.US_ASCII);
     if (text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")) {
       throw new IllegalArgumentException("server.tls.private-key = " + file + " is encrypted; lake needs an "
