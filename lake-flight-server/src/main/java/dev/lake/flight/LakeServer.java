@@ -27,6 +27,7 @@ import dev.lake.flight.security.DataRootGuard;
 import dev.lake.flight.security.InternalTransport;
 import dev.lake.flight.security.TransportSecurity;
 import dev.lake.flight.spool.ResultSpool;
+import dev.lake.flight.spool.SpoolQuota;
 import dev.lake.flight.storage.DataStorage;
 import dev.lake.flight.storage.Registries;
 import dev.lake.flight.storage.RegistryBackend;
@@ -146,7 +147,8 @@ public final class LakeServer implements AutoCloseable {
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
     Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport);
-    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
+    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus,
+        config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout());
     LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
     this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
         () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats,
@@ -173,7 +175,8 @@ public final class LakeServer implements AutoCloseable {
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
-        config.dataDir().resolve("spool-tmp"));
+        config.dataDir().resolve("spool-tmp"), new SpoolQuota(config.guard().spoolMaxBytes(),
+            config.guard().spoolMaxBytesPerUser(), clock));
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,

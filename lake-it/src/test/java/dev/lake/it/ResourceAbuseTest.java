@@ -1,10 +1,16 @@
 package dev.lake.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.lake.it.support.ConfiguredServer;
 import dev.lake.it.support.ConfiguredServer.TestUser;
+import com.google.protobuf.Any;
+import dev.lake.flight.limits.QueryLimits;
 import dev.lake.it.support.FlightTestClient;
+import dev.lake.it.support.LongTable;
+import dev.lake.it.support.Poll;
+import dev.lake.it.support.Status;
 import dev.lake.it.support.RawHttp2;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -14,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,6 +30,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PollInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -146,6 +158,79 @@ class ResourceAbuseTest {
         assertThat(rita.rows("SELECT 3")).containsExactly(List.of(3));
       }
     }
+  }
+
+  @Test
+  void perUserLimitsAndSpoolQuotaHold() throws Exception {
+    try (ConfiguredServer lake = ConfiguredServer.start(dir.resolve("fair"), USERS, Map.of(
+            "query.max-concurrent", "4", "query.max-queued", "4", "query.max-concurrent-per-user", "2",
+            "query.write-stall-timeout", "3s", "results.max-bytes-per-user", "1MB", "results.max-bytes", "64MB"),
+            b -> {});
+        FlightTestClient walt = lake.client("walt", "walt-pw");
+        FlightTestClient rita = lake.client("rita", "rita-pw")) {
+      LongTable.ingest(walt, "t", 0, 2_000_000, FlightTestClient.create());
+      QueryLimits limits = lake.server().queryLimits();
+
+      // rita opens two big results and stops reading: they hold her two queries (and two node slots).
+      List<FlightStream> stalled = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        FlightInfo info = rita.sql().execute("SELECT v FROM t", rita.auth());
+        stalled.add(rita.sql().getStream(info.getEndpoints().get(0).getTicket(), rita.auth()));
+      }
+      Poll.until(Duration.ofSeconds(30), "rita's two queries hold her limit", () -> limits.users().active("rita") == 2);
+      // A third query of hers is refused at once; walt's queries are not affected.
+      Throwable third = catchThrowable(() -> rita.rows("SELECT count(*) FROM t"));
+      assertThat(Status.code(third)).isEqualTo("RESOURCE_EXHAUSTED");
+      assertThat(third).hasMessageContaining("query.max-concurrent-per-user");
+      assertThat(walt.rows("SELECT count(*) FROM t")).containsExactly(List.of(2_000_000L));
+
+      // The write-stall timeout stops the streams nobody reads: her count and the node's slots come back.
+      Poll.until(Duration.ofSeconds(30), "the stalled streams were stopped", () -> limits.users().active("rita") == 0
+          && limits.admission().running() == 0);
+      for (FlightStream s : stalled) {
+        Throwable stopped = catchThrowable(() -> {
+          while (s.next()) {
+            // drain what was buffered before the stop
+          }
+        });
+        assertThat(Status.code(stopped)).isEqualTo("DEADLINE_EXCEEDED");
+        assertThat(stopped).hasMessageContaining("query.write-stall-timeout");
+        try {
+          s.close();
+        } catch (Exception e) {
+          // already failed
+        }
+      }
+      assertThat(rita.rows("SELECT count(*) FROM t")).containsExactly(List.of(2_000_000L));
+
+      // The spool quota: a 16 MB PollFlightInfo result of rita's goes over results.max-bytes-per-user (1 MB) and
+      // fails with RESOURCE_EXHAUSTED; what it wrote is deleted and no longer counted; a small result still spools.
+      FlightDescriptor big = FlightDescriptor.command(Any.pack(FlightSql.CommandStatementQuery.newBuilder()
+          .setQuery("SELECT v FROM t").build()).toByteArray());
+      Throwable quota = catchThrowable(() -> pollUntilDone(rita, big));
+      assertThat(Status.code(quota)).isEqualTo("RESOURCE_EXHAUSTED");
+      assertThat(quota).hasMessageContaining("results.max-bytes-per-user");
+      Poll.until(Duration.ofSeconds(30), "the failed job's bytes are released",
+          () -> lake.server().resultSpool().quota().used() == 0 && limits.users().active("rita") == 0);
+      FlightDescriptor small = FlightDescriptor.command(Any.pack(FlightSql.CommandStatementQuery.newBuilder()
+          .setQuery("SELECT v FROM t WHERE v < 1000").build()).toByteArray());
+      PollInfo done = pollUntilDone(rita, small);
+      assertThat(done.getFlightInfo().getEndpoints()).isNotEmpty();
+      assertThat(lake.server().resultSpool().quota().used()).isPositive();
+    }
+  }
+
+  private static PollInfo pollUntilDone(FlightTestClient client, FlightDescriptor query) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    PollInfo info = client.flight().pollInfo(query, client.auth());
+    while (info.getFlightDescriptor().isPresent()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("the poll job did not finish within 120 s");
+      }
+      Thread.sleep(50);
+      info = client.flight().pollInfo(info.getFlightDescriptor().get(), client.auth());
+    }
+    return info;
   }
 
   private static long failedLoginNanos(FlightClient client, String user, String password) {

@@ -7,8 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one client may cost a node before it is authenticated (keys in docs/config.md): frame and header limits of
- * both Flight endpoints, and the throttle on failed logins.
+ * What one client may cost a node (keys in docs/config.md): frame and header limits of both Flight endpoints, the
+ * throttle on failed logins, per-user query concurrency, the write-stall timeout of result streams and the quota of
+ * the PollFlightInfo spool.
  *
  * @param maxHeaderListSize the largest header block (HTTP/2 header list: gRPC metadata, credentials included) a
  *     call may send ({@code server.max-header-list-size}); a larger one closes the connection before any work
@@ -22,10 +23,18 @@ import java.util.Map;
  * @param maxConcurrentLogins how many password checks run at once ({@code auth.max-concurrent-logins})
  * @param maxQueuedLogins how many more wait for one; beyond them a login is refused with UNAVAILABLE
  *     ({@code auth.max-queued-logins})
+ * @param maxConcurrentPerUser how many queries one user may have running or waiting for a slot
+ *     ({@code query.max-concurrent-per-user})
+ * @param writeStallTimeout how long a result stream may wait for its client to read before it is stopped
+ *     ({@code query.write-stall-timeout})
+ * @param spoolMaxBytes how many bytes of PollFlightInfo results this node may keep spooled at once
+ *     ({@code results.max-bytes})
+ * @param spoolMaxBytesPerUser how many of them one user's results may take ({@code results.max-bytes-per-user})
  */
 public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, int loginFreeFailures,
     Duration loginFailureDelay,
-    Duration loginFailureMaxDelay, int maxConcurrentLogins, int maxQueuedLogins) {
+    Duration loginFailureMaxDelay, int maxConcurrentLogins, int maxQueuedLogins, int maxConcurrentPerUser,
+    Duration writeStallTimeout, long spoolMaxBytes, long spoolMaxBytesPerUser) {
   /** The keys this record reads, with their defaults. */
   public static final Map<String, String> KEYS;
 
@@ -38,6 +47,10 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, in
     keys.put("auth.login-failure-max-delay", "30s");
     keys.put("auth.max-concurrent-logins", "4");
     keys.put("auth.max-queued-logins", "64");
+    keys.put("query.max-concurrent-per-user", "8");
+    keys.put("query.write-stall-timeout", "2m");
+    keys.put("results.max-bytes", "10GB");
+    keys.put("results.max-bytes-per-user", "2GB");
     KEYS = Collections.unmodifiableMap(keys);
   }
 
@@ -64,6 +77,16 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, in
     if (maxQueuedLogins < 0 || maxQueuedLogins > 100_000) {
       throw new IllegalArgumentException("auth.max-queued-logins must be 0..100000, was " + maxQueuedLogins);
     }
+    if (maxConcurrentPerUser < 1 || maxConcurrentPerUser > 100_000) {
+      throw new IllegalArgumentException("query.max-concurrent-per-user must be 1..100000, was "
+          + maxConcurrentPerUser);
+    }
+    if (writeStallTimeout == null || writeStallTimeout.isNegative() || writeStallTimeout.isZero()) {
+      throw new IllegalArgumentException("query.write-stall-timeout must be a positive duration (e.g. 2m)");
+    }
+    if (spoolMaxBytes < 1 << 20 || spoolMaxBytesPerUser < 1 << 20) {
+      throw new IllegalArgumentException("results.max-bytes and results.max-bytes-per-user must be at least 1MB");
+    }
   }
 
   public static GuardSettings defaults() {
@@ -82,7 +105,11 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, in
         integer("auth.login-free-failures", v),
         ConfigLoader.duration("auth.login-failure-delay", v.get("auth.login-failure-delay")),
         ConfigLoader.duration("auth.login-failure-max-delay", v.get("auth.login-failure-max-delay")),
-        integer("auth.max-concurrent-logins", v), integer("auth.max-queued-logins", v));
+        integer("auth.max-concurrent-logins", v), integer("auth.max-queued-logins", v),
+        integer("query.max-concurrent-per-user", v),
+        ConfigLoader.duration("query.write-stall-timeout", v.get("query.write-stall-timeout")),
+        ConfigLoader.bytes("results.max-bytes", v.get("results.max-bytes")),
+        ConfigLoader.bytes("results.max-bytes-per-user", v.get("results.max-bytes-per-user")));
   }
 
   private static int size(String key, Map<String, String> values) {
