@@ -105,7 +105,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       case DROP_TABLE -> drop(caller, action, mayForward);
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
-      case STATUS -> status();
+      case STATUS -> status(caller.role().allows(Role.ADMIN));
       default -> throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };
@@ -189,7 +189,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     return out;
   }
 
-  private ObjectNode status() {
+  /** The node's view of the cluster; internal endpoint addresses only for an admin ({@code showInternal}). */
+  private ObjectNode status(boolean showInternal) {
     ObjectNode out = JSON.createObjectNode();
     Optional<String> warming = warmup.get();
     out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe())
@@ -198,13 +199,20 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     if (lease.isPresent()) {
       out.put("leader_id", lease.get().holderId()).put("term", lease.get().term())
           .put("lease_expires_at", lease.get().expiresAt().toString());
-      out.putObject("lease").put("holder", lease.get().holderId()).put("term", lease.get().term())
-          .put("expires_at", lease.get().expiresAt().toString())
-          .put("internal_address", lease.get().internalAddress());
+      ObjectNode held = out.putObject("lease").put("holder", lease.get().holderId()).put("term", lease.get().term())
+          .put("expires_at", lease.get().expiresAt().toString());
+      if (showInternal) {
+        held.put("internal_address", lease.get().internalAddress());
+      }
     }
     ArrayNode nodes = out.putArray("nodes");
-    store.nodes().forEach(n -> nodes.addObject().put("node", n.nodeId()).put("address", n.flightAddress())
-        .put("internal_address", n.internalAddress()).put("last_seen", n.lastSeen().toString()));
+    store.nodes().forEach(n -> {
+      ObjectNode node = nodes.addObject().put("node", n.nodeId()).put("address", n.flightAddress());
+      if (showInternal) {
+        node.put("internal_address", n.internalAddress());
+      }
+      node.put("last_seen", n.lastSeen().toString());
+    });
     return out;
   }
 

@@ -4,6 +4,7 @@ import dev.lake.engine.LanceTableEngine;
 import dev.lake.engine.TableEngine;
 import dev.lake.flight.auth.BearerTokens;
 import dev.lake.flight.auth.LakeAuthenticator;
+import dev.lake.flight.auth.LoginGuard;
 import dev.lake.flight.auth.Signer;
 import dev.lake.flight.cluster.ClusterNode;
 import dev.lake.flight.cluster.Forwarding;
@@ -11,6 +12,7 @@ import dev.lake.flight.config.LakeConfig;
 import dev.lake.flight.metadata.FlightSqlMetadata;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.LakeMetrics;
+import dev.lake.flight.metrics.LoginMeters;
 import dev.lake.flight.metrics.NodeProbes;
 import dev.lake.flight.metrics.ObservabilityServer;
 import dev.lake.flight.metrics.QueryEvents;
@@ -22,8 +24,10 @@ import dev.lake.flight.session.SessionTokens;
 import dev.lake.flight.metadata.TableInfo;
 import dev.lake.flight.security.DataRootAllowlist;
 import dev.lake.flight.security.DataRootGuard;
+import dev.lake.flight.security.InternalTransport;
 import dev.lake.flight.security.TransportSecurity;
 import dev.lake.flight.spool.ResultSpool;
+import dev.lake.flight.spool.SpoolQuota;
 import dev.lake.flight.storage.DataStorage;
 import dev.lake.flight.storage.Registries;
 import dev.lake.flight.storage.RegistryBackend;
@@ -150,8 +154,10 @@ public final class LakeServer implements AutoCloseable {
         VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())));
     this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
-    Forwarding forwarding = cluster.forwarding(signer, allocator, clock);
-    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus);
+    InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
+    Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport);
+    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus,
+        config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout());
     LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
     this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
         () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats,
@@ -174,11 +180,13 @@ public final class LakeServer implements AutoCloseable {
         events, limits.idleStreams());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
         forwarding, warmup::pending);
-    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
+    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
+        internalTransport);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
-        config.dataDir().resolve("spool-tmp"));
+        config.dataDir().resolve("spool-tmp"), new SpoolQuota(config.guard().spoolMaxBytes(),
+            config.guard().spoolMaxBytesPerUser(), clock));
     // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
     // buffers and the heap charged for their operators and plans, query.node-memory-limit).
     this.queryAllocator = allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit());
@@ -186,12 +194,15 @@ public final class LakeServer implements AutoCloseable {
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
         limits, spool, events, new SessionOptionsHandler(), config.streams());
+    LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
+    LoginMeters.bind(metrics.registry(), logins);
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
+            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls(), logins))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
+    TransportSecurity.limit(flight, config.guard());
     this.server = flight.build();
     this.warmupThread = new Thread(this::warmUp, "lake-warmup");
     warmupThread.setDaemon(true);

@@ -1,7 +1,7 @@
 package dev.lake.flight;
 
-import dev.lake.flight.limits.QueryCancelledException;
 import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.limits.WriteStall;
 import dev.lake.flight.metrics.QueryEvents;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends a result batch by batch as it is produced. Backpressure: before each batch wait until the transport is
  * ready (polling {@code isReady()}, which cannot stall the way a callback strategy inside a synchronous
- * getStream can, facts.md); a cancelled call stops the producer at once. Every listener call goes through the
+ * getStream can), at most {@code query.write-stall-timeout} at a stretch ({@link WriteStall}); a cancelled call
+ * stops the producer at once. Every listener call goes through the
  * query's {@link QueryControl}, so a timeout or a cancel from another thread can answer the call meanwhile.
  */
 final class ResultStreamer {
@@ -29,18 +30,12 @@ final class ResultStreamer {
    * Streams {@code reader} through {@code control} and completes the call; the caller closes the reader. Producing a
    * batch runs interruptibly (a stop may interrupt it); a stopped query ends with its stop reason thrown.
    */
-  static void stream(ArrowReader reader, QueryControl control, Sent sent) throws Exception {
+  static void stream(ArrowReader reader, QueryControl control, Sent sent, WriteStall stall) throws Exception {
     VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
     control.start(root);
     while (control.interruptibly(reader::loadNextBatch)) {
       sent.add(root);
-      while (!control.isReady()) {
-        if (control.isCancelled()) {
-          throw new QueryCancelledException("the client cancelled the query");
-        }
-        control.checkStopped();
-        LockSupport.parkNanos(PARK_NANOS);
-      }
+      stall.awaitReady(control); // a client that stops reading is stopped at query.write-stall-timeout
       control.putNext();
     }
     control.completed();

@@ -1,6 +1,7 @@
 package dev.lake.flight;
 
 import dev.lake.flight.limits.QueryControl;
+import dev.lake.flight.limits.UserLimits;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.QueryRecord;
@@ -68,7 +69,9 @@ final class StatementStreams {
       QueryGuard guard = new QueryGuard();
       control.onStop(reason -> guard.stop(stopCode(reason), reason.getMessage()));
       BufferAllocator queryAllocator = null;
+      UserLimits.Permit permit = null;
       try {
+        permit = limits.users().acquire(ticket.user()); // the user's own limit, before a node slot
         control.admit();
         queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
         BufferAllocator parent = queryAllocator;
@@ -83,7 +86,7 @@ final class StatementStreams {
           throw t;
         }
         try (ArrowReader reader = planned[0]) {
-          ResultStreamer.stream(reader, control, sent);
+          ResultStreamer.stream(reader, control, sent, limits.writeStall());
         }
       } catch (Throwable t) {
         RuntimeException status = StatusMapper.toStatus(t);
@@ -94,6 +97,9 @@ final class StatementStreams {
           ResultStreamer.closeWhenDrained(queryAllocator);
         }
         control.close();
+        if (permit != null) {
+          permit.close();
+        }
         events.queryFinished(new QueryRecord(ticket.queryId(), ticket.user(), ticket.sql(), outcome,
             events.since(start), sent.rows(), sent.bytes()));
       }
@@ -115,7 +121,7 @@ final class StatementStreams {
       control.admit();
       queryAllocator = allocator.newChildAllocator("query-spooled", 0, Long.MAX_VALUE);
       try (ArrowReader reader = spool.openPart(ticket, user, queryAllocator)) {
-        ResultStreamer.stream(reader, control, new ResultStreamer.Sent(events));
+        ResultStreamer.stream(reader, control, new ResultStreamer.Sent(events), limits.writeStall());
       }
     } catch (Throwable t) {
       control.fail(t);

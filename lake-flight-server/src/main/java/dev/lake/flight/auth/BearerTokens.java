@@ -4,17 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Bearer tokens signed with the cluster secret: any node verifies them, no node stores them. A token names the
- * user and its expiry; the role is looked up on every call, so a demoted user loses rights at once.
+ * user, its expiry and the user's <i>token generation</i>: a keyed digest of the user's password hash and role as
+ * configured when the token was issued. A node accepts a token only while that digest matches the user's current
+ * configuration, so changing a user's password or role (in {@code auth.users}, on every node) revokes every token
+ * issued before. The role is also looked up on every call, so a demoted user loses rights at once.
  */
 public final class BearerTokens {
   private static final String DOMAIN = "lake.bearer.v1";
+  private static final String GENERATION = "lake.token-generation.v1";
+  private static final int GENERATION_BYTES = 12;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Signer signer;
   private final Clock clock;
@@ -26,9 +35,10 @@ public final class BearerTokens {
     this.lifetime = lifetime;
   }
 
-  public String issue(String user) {
+  public String issue(User user) {
     ObjectNode body = JSON.createObjectNode();
-    body.put("u", user);
+    body.put("u", user.name());
+    body.put("g", generation(user));
     body.put("exp", clock.millis() + lifetime.toMillis());
     try {
       byte[] sealed = signer.seal(DOMAIN, JSON.writeValueAsBytes(body));
@@ -38,8 +48,11 @@ public final class BearerTokens {
     }
   }
 
-  /** The user a valid, unexpired token names; empty for anything else. */
-  public Optional<String> verify(String token) {
+  /**
+   * The user a valid, unexpired token names, when it is configured in {@code users} with the password and role it
+   * had when the token was issued; empty for anything else.
+   */
+  public Optional<String> verify(String token, Map<String, User> users) {
     try {
       byte[] sealed = Base64.getUrlDecoder().decode(token);
       Optional<byte[]> payload = signer.open(DOMAIN, sealed);
@@ -50,10 +63,22 @@ public final class BearerTokens {
       if (body.path("exp").asLong(0) <= clock.millis()) {
         return Optional.empty();
       }
-      String user = body.path("u").asText(null);
-      return Optional.ofNullable(user);
+      User user = users.get(body.path("u").asText(""));
+      if (user == null || !MessageDigest.isEqual(generation(user).getBytes(StandardCharsets.US_ASCII),
+          body.path("g").asText("").getBytes(StandardCharsets.US_ASCII))) {
+        return Optional.empty();
+      }
+      return Optional.of(user.name());
     } catch (IllegalArgumentException | IOException e) {
       return Optional.empty();
     }
+  }
+
+  /** The token generation of {@code user}'s current configuration (keyed with the cluster secret). */
+  private String generation(User user) {
+    byte[] material = (user.name() + "\0" + user.passwordHash() + "\0" + user.role().name())
+        .getBytes(StandardCharsets.UTF_8);
+    byte[] mac = Arrays.copyOf(signer.seal(GENERATION, material), GENERATION_BYTES);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
   }
 }

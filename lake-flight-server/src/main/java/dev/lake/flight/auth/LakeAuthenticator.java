@@ -21,20 +21,26 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
   private final Map<String, User> users;
   private final BearerTokens tokens;
   private final boolean certificateLogin;
+  private final LoginGuard logins;
 
-  public LakeAuthenticator(Map<String, User> users, BearerTokens tokens) {
-    this(users, tokens, false);
-  }
-
-  /** @param certificateLogin accept a verified client certificate's subject CN as the user (mutual TLS only) */
-  public LakeAuthenticator(Map<String, User> users, BearerTokens tokens, boolean certificateLogin) {
+  /**
+   * @param certificateLogin accept a verified client certificate's subject CN as the user (mutual TLS only)
+   * @param logins checks basic credentials (throttled, bounded, constant time)
+   */
+  public LakeAuthenticator(Map<String, User> users, BearerTokens tokens, boolean certificateLogin,
+      LoginGuard logins) {
     this.users = Map.copyOf(users);
     this.tokens = tokens;
     this.certificateLogin = certificateLogin;
+    this.logins = logins;
   }
 
   @Override
   public AuthResult authenticate(CallHeaders headers) {
+    String refused = headers.get(PeerCertificates.REFUSED_HEADER);
+    if (refused != null) {
+      throw CallStatus.UNAUTHENTICATED.withDescription(refused).toRuntimeException();
+    }
     String header = headers.get(AUTHORIZATION);
     if (header == null && certificateLogin) {
       return certificate(headers.get(PeerCertificates.HEADER));
@@ -45,8 +51,9 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
           .toRuntimeException();
     }
     if (header.regionMatches(true, 0, "Basic ", 0, 6)) {
-      String user = basic(header.substring(6).trim());
-      String token = tokens.issue(user);
+      String user = basic(header.substring(6).trim(),
+          Optional.ofNullable(headers.get(PeerCertificates.ADDRESS_HEADER)));
+      String token = tokens.issue(users.get(user));
       return new AuthResult() {
         @Override
         public String getPeerIdentity() {
@@ -62,7 +69,7 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
       };
     }
     if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      Optional<String> user = tokens.verify(header.substring(7).trim()).filter(users::containsKey);
+      Optional<String> user = tokens.verify(header.substring(7).trim(), users);
       if (user.isEmpty()) {
         throw CallStatus.UNAUTHENTICATED
             .withDescription("the bearer token is invalid or expired: log in again").toRuntimeException();
@@ -86,7 +93,7 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
     return () -> subject;
   }
 
-  private String basic(String encoded) {
+  private String basic(String encoded, Optional<String> address) {
     String decoded;
     try {
       decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
@@ -96,10 +103,10 @@ public final class LakeAuthenticator implements CallHeaderAuthenticator {
     int colon = decoded.indexOf(':');
     String name = colon < 0 ? decoded : decoded.substring(0, colon);
     char[] password = colon < 0 ? new char[0] : decoded.substring(colon + 1).toCharArray();
-    User user = users.get(name);
-    if (user == null || !PasswordHasher.verify(password, user.passwordHash())) {
-      throw CallStatus.UNAUTHENTICATED.withDescription("wrong user name or password").toRuntimeException();
+    try {
+      return logins.check(name, password, address, users);
+    } finally {
+      java.util.Arrays.fill(password, '\0');
     }
-    return name;
   }
 }

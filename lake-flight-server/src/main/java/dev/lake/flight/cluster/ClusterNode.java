@@ -3,6 +3,7 @@ package dev.lake.flight.cluster;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.lake.flight.auth.Signer;
 import dev.lake.flight.auth.User;
+import dev.lake.flight.security.InternalTransport;
 import dev.lake.metasrv.ClusterLeadership;
 import dev.lake.metasrv.Leadership;
 import dev.lake.registry.MetaStore;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
-import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,29 +70,32 @@ public final class ClusterNode implements AutoCloseable {
   }
 
   /** How this node's writes are routed. */
-  public Forwarding forwarding(Signer signer, BufferAllocator allocator, Clock clock) {
+  public Forwarding forwarding(Signer signer, BufferAllocator allocator, Clock clock, InternalTransport transport) {
     if (leadership == null) {
       return Forwarding.none();
     }
     client = new LeaderClient(allocator, new InternalTokens(signer, clock), nodeId, settings.forwardingDeadline(),
-        settings.retryBuffer(), System::nanoTime);
+        settings.retryBuffer(), System::nanoTime, transport);
     return new Forwarding(leadership, client);
   }
 
   /**
    * Builds (does not start) the internal endpoint on {@code host}:{@code server.internal-port} that runs writes
-   * forwarded by followers. A no-op for a single node.
+   * forwarded by followers, over {@code transport} (mutual TLS when the node serves TLS). A no-op for a single node.
    */
   public void internalEndpoint(BufferAllocator allocator, String host, Signer signer, Clock clock,
-      Map<String, User> users, InternalEndpoint.LocalIngest ingest, InternalEndpoint.LocalActions actions) {
+      Map<String, User> users, InternalEndpoint.LocalIngest ingest, InternalEndpoint.LocalActions actions,
+      InternalTransport transport) {
     if (leadership == null) {
       return;
     }
-    internal = FlightServer.builder(allocator, Location.forGrpcInsecure(host, settings.internalPort()),
+    InternalTokens tokens = new InternalTokens(signer, clock);
+    FlightServer.Builder builder = FlightServer.builder(allocator, transport.location(host, settings.internalPort()),
             new InternalEndpoint(users, ingest, actions, allocator))
-        .headerAuthenticator(new InternalAuthenticator(new InternalTokens(signer, clock)))
-        .transportHint("grpc.builderConsumer", dev.lake.flight.GrpcHooks.consumer())
-        .build();
+        .headerAuthenticator(new InternalAuthenticator(tokens))
+        .middleware(InternalCallBinding.KEY, new InternalCallBinding.Factory(tokens));
+    transport.configure(builder, dev.lake.flight.GrpcHooks.consumer());
+    internal = builder.build();
   }
 
   /**

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * The leader's internal Flight endpoint ({@code server.internal-port}): followers forward bulk ingest (DoPut with
  * the client's {@code CommandStatementIngest} as descriptor, the client's batches as they arrive) and the admin
  * actions {@code lake.drop_table} and {@code lake.maintain_table} (DoAction) here. Calls are authenticated with
- * {@link InternalTokens} (the cluster secret) and run as the caller the token names, whose role is looked up in
+ * {@link InternalTokens} (the cluster secret; each token good once, for the one request it names) and run as the
+ * caller the token names, whose role is looked up in
  * this node's {@code auth.users}. Writes run on this node only, never forwarded again: a node that is no longer
  * the leader answers UNAVAILABLE through its write gate. Failures go through {@link StatusMapper}, so the follower
  * can tell the leader's answer (with the {@code lake-code} trailer) from a lost connection.
@@ -66,7 +67,11 @@ public final class InternalEndpoint extends NoOpFlightProducer {
     return () -> {
       try {
         Identity caller = caller(context, Role.WRITER, "ingest");
-        CommandStatementIngest command = command(stream.getDescriptor());
+        FlightDescriptor descriptor = stream.getDescriptor();
+        if (descriptor != null && descriptor.isCommand()) {
+          binding(context).require(InternalTokens.putRequest(descriptor.getCommand()));
+        }
+        CommandStatementIngest command = command(descriptor);
         WriteResult result = ingest.ingestHere(caller, command, stream);
         byte[] answer = new ForwardedWrite(result.rowCount(), result.replayed(), Optional.of(result.registration()))
             .toJson();
@@ -89,12 +94,21 @@ public final class InternalEndpoint extends NoOpFlightProducer {
         throw new LakeException(ErrorCode.UNIMPLEMENTED, "the internal endpoint runs only forwarded writes "
             + FORWARDED_ACTIONS);
       }
+      binding(context).require(InternalTokens.actionRequest(action.getType(), action.getBody()));
       Identity caller = caller(context, Role.READER, action.getType());
       listener.onNext(new Result(actions.runHere(caller, action)));
       listener.onCompleted();
     } catch (Throwable t) {
       listener.onError(StatusMapper.toStatus(t));
     }
+  }
+
+  private static InternalCallBinding binding(CallContext context) {
+    InternalCallBinding binding = context.getMiddleware(InternalCallBinding.KEY);
+    if (binding == null) {
+      throw CallStatus.UNAUTHENTICATED.withDescription("the call carries no internal token").toRuntimeException();
+    }
+    return binding;
   }
 
   private Identity caller(CallContext context, Role needed, String what) {

@@ -2,6 +2,7 @@ package dev.lake.flight.cluster;
 
 import com.google.protobuf.Any;
 import dev.lake.flight.limits.IdleStreams;
+import dev.lake.flight.security.InternalTransport;
 import io.grpc.ManagedChannel;
 import java.net.URI;
 import java.time.Duration;
@@ -60,6 +61,7 @@ public final class LeaderClient implements AutoCloseable {
   private final Duration deadline;
   private final long retryBuffer;
   private final LongSupplier nanoTime;
+  private final InternalTransport transport;
   private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
 
@@ -70,13 +72,14 @@ public final class LeaderClient implements AutoCloseable {
    *     ({@code forwarding.retry-buffer})
    */
   public LeaderClient(BufferAllocator allocator, InternalTokens tokens, String nodeId, Duration deadline,
-      long retryBuffer, LongSupplier nanoTime) {
+      long retryBuffer, LongSupplier nanoTime, InternalTransport transport) {
     this.allocator = allocator;
     this.tokens = tokens;
     this.nodeId = nodeId;
     this.deadline = deadline;
     this.retryBuffer = retryBuffer;
     this.nanoTime = nanoTime;
+    this.transport = transport;
   }
 
   /** The client's stream, consumed once across all attempts. */
@@ -216,7 +219,8 @@ public final class LeaderClient implements AutoCloseable {
       ReplayBuffer replay) {
     FlightClient client = client(attempt.target.address());
     Answer answer = new Answer();
-    FlightClient.ClientStreamListener put = client.startPut(descriptor, from.root, answer, auth(user));
+    FlightClient.ClientStreamListener put = client.startPut(descriptor, from.root, answer,
+        auth(user, InternalTokens.putRequest(descriptor.getCommand())));
     try {
       VectorLoader loader = new VectorLoader(from.root);
       for (ArrowRecordBatch held : replay.batches()) {
@@ -265,7 +269,8 @@ public final class LeaderClient implements AutoCloseable {
   /** Forwards one admin action to {@code leader}; returns its JSON result. */
   public byte[] action(Forwarding.Target leader, String user, Action action) {
     try {
-      Iterator<Result> results = client(leader.address()).doAction(action, auth(user));
+      Iterator<Result> results = client(leader.address()).doAction(action,
+          auth(user, InternalTokens.actionRequest(action.getType(), action.getBody())));
       byte[] out = null;
       while (results.hasNext()) {
         byte[] body = results.next().getBody();
@@ -283,9 +288,10 @@ public final class LeaderClient implements AutoCloseable {
     }
   }
 
-  private CallOption auth(String user) {
+  /** Credentials for one forwarded call: a token good once, for {@code request} only. */
+  private CallOption auth(String user, String request) {
     FlightCallHeaders headers = new FlightCallHeaders();
-    headers.insert("authorization", InternalTokens.SCHEME + " " + tokens.issue(user, nodeId));
+    headers.insert("authorization", InternalTokens.SCHEME + " " + tokens.issue(user, nodeId, request));
     return new HeaderCallOption(headers);
   }
 
@@ -309,12 +315,8 @@ public final class LeaderClient implements AutoCloseable {
         return closeQuietly(clients.get(old));
       });
       URI uri = URI.create("grpc://" + address);
-      ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress(uri.getHost(), uri.getPort())
-          .usePlaintext()
-          .keepAliveTime(10, TimeUnit.SECONDS)
-          .keepAliveTimeout(5, TimeUnit.SECONDS)
-          .maxInboundMessageSize(Integer.MAX_VALUE)
-          .build();
+      // TLS (mutual) when this node serves TLS; keepalive, frame limits (InternalTransport).
+      ManagedChannel channel = transport.channel(uri.getHost(), uri.getPort());
       LOG.info("forwarding writes to the leader at {} node={}", address, nodeId);
       FlightClient client = FlightGrpcUtils.createFlightClient(allocator, channel);
       clients.put(address, client);

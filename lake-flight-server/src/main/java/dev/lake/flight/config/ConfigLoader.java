@@ -13,6 +13,7 @@ import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
+import dev.lake.flight.security.GuardSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -66,6 +67,7 @@ public final class ConfigLoader {
     DEFAULTS.putAll(StorageSettings.KEYS);
     // transport security, read-path limits, heavy results
     DEFAULTS.putAll(SecuritySettings.KEYS);
+    DEFAULTS.putAll(GuardSettings.KEYS);
     DEFAULTS.putAll(LimitSettings.KEYS);
     DEFAULTS.putAll(dev.lake.flight.streams.StreamSettings.KEYS);
     DEFAULTS.putAll(dev.lake.query.sql.StatementLimits.KEYS);
@@ -162,6 +164,7 @@ public final class ConfigLoader {
         heapShareOrBytes("query.column-cache", values.get("query.column-cache")),
         heapShareOrBytes("query.node-memory-limit", values.get("query.node-memory-limit")),
         SecuritySettings.fromKeys(values),
+        GuardSettings.fromKeys(values),
         LimitSettings.fromKeys(values),
         ResultSettings.fromKeys(values, dataRoot),
         ClusterNodeSettings.fromKeys(values),

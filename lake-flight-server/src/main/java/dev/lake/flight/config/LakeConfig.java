@@ -6,6 +6,7 @@ import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
+import dev.lake.flight.security.GuardSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -48,6 +49,7 @@ import java.util.Optional;
  *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
  * @param security TLS, mutual TLS and whether plaintext may be served off loopback
+ * @param guard frame and header limits of the endpoints and the failed-login throttle
  * @param limits query timeout, concurrency and admission queue
  * @param results where and for how long heavy results (PollFlightInfo) are spooled
  * @param cluster lease timings, internal endpoint port and advertised addresses (used with the DynamoDB registry)
@@ -80,6 +82,7 @@ public record LakeConfig(
     long columnCacheBytes,
     long queryNodeMemoryLimit,
     SecuritySettings security,
+    GuardSettings guard,
     LimitSettings limits,
     ResultSettings results,
     ClusterNodeSettings cluster,
@@ -96,6 +99,7 @@ public record LakeConfig(
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(queryExecutor, "queryExecutor");
     Objects.requireNonNull(security, "security");
+    Objects.requireNonNull(guard, "guard");
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(results, "results");
     Objects.requireNonNull(catalog, "catalog");

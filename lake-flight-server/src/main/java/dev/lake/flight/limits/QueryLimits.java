@@ -23,14 +23,26 @@ public final class QueryLimits implements AutoCloseable {
   private final RunningQueries running;
   private final ScheduledExecutorService watchdogs;
   private final IdleStreams idleStreams;
+  private final UserLimits users;
+  private final WriteStall writeStall;
+
+  /** With the default per-user limit (8 queries) and write-stall timeout (2 minutes). */
+  public QueryLimits(LimitSettings settings, LongSupplier ticker, Clock clock,
+      Function<Throwable, RuntimeException> toStatus) {
+    this(settings, ticker, clock, toStatus, 8, Duration.ofMinutes(2));
+  }
 
   /**
    * @param ticker monotonic nanoseconds (deadlines)
    * @param clock wall time (ticket expiries of cancelled queries)
    * @param toStatus turns a failure into the status the client gets (the node's one status mapping)
+   * @param maxPerUser {@code query.max-concurrent-per-user} ({@link UserLimits})
+   * @param writeStallTimeout {@code query.write-stall-timeout} ({@link WriteStall})
    */
   public QueryLimits(LimitSettings settings, LongSupplier ticker, Clock clock,
-      Function<Throwable, RuntimeException> toStatus) {
+      Function<Throwable, RuntimeException> toStatus, int maxPerUser, Duration writeStallTimeout) {
+    this.users = new UserLimits(maxPerUser);
+    this.writeStall = new WriteStall(writeStallTimeout, ticker);
     this.settings = settings;
     this.ticker = ticker;
     this.toStatus = toStatus;
@@ -76,6 +88,16 @@ public final class QueryLimits implements AutoCloseable {
   /** Waits for the next batch of an incoming stream within {@code ingest.idle-timeout}. */
   public IdleStreams idleStreams() {
     return idleStreams;
+  }
+
+  /** Per-user query counts next to the node-wide admission. */
+  public UserLimits users() {
+    return users;
+  }
+
+  /** The bound on how long a result stream waits for its client to read. */
+  public WriteStall writeStall() {
+    return writeStall;
   }
 
   public RunningQueries running() {

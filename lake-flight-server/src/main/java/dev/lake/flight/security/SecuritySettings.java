@@ -18,9 +18,12 @@ import java.util.Optional;
  *     (mutual TLS), and a client whose certificate's subject CN names a configured user is authenticated as that
  *     user without a password
  * @param allowPlaintext serve plaintext on a non-loopback address (off by default: plaintext only on loopback)
+ * @param clusterCa PEM CA certificate(s) the certificates of the other nodes of a cluster chain to (the internal
+ *     endpoint is served with mutual TLS whenever TLS is configured); empty: every node uses the same
+ *     {@code certChain}, whose leaf certificate is then the one trusted
  */
 public record SecuritySettings(Optional<Path> certChain, Optional<Path> privateKey, Optional<Path> clientCa,
-    boolean allowPlaintext) {
+    boolean allowPlaintext, Optional<Path> clusterCa) {
   /** The keys this record reads, with their defaults (null = none). */
   public static final Map<String, String> KEYS;
 
@@ -30,6 +33,7 @@ public record SecuritySettings(Optional<Path> certChain, Optional<Path> privateK
     keys.put("server.tls.private-key", null);
     keys.put("server.tls.client-ca", null);
     keys.put("server.allow-plaintext", "false");
+    keys.put("server.tls.cluster-ca", null);
     KEYS = Collections.unmodifiableMap(keys);
   }
 
@@ -37,6 +41,11 @@ public record SecuritySettings(Optional<Path> certChain, Optional<Path> privateK
     Objects.requireNonNull(certChain, "certChain");
     Objects.requireNonNull(privateKey, "privateKey");
     Objects.requireNonNull(clientCa, "clientCa");
+    Objects.requireNonNull(clusterCa, "clusterCa");
+    if (clusterCa.isPresent() && certChain.isEmpty()) {
+      throw new IllegalArgumentException("server.tls.cluster-ca (mutual TLS between nodes) needs TLS: set "
+          + "server.tls.cert-chain and server.tls.private-key too");
+    }
     if (certChain.isPresent() != privateKey.isPresent()) {
       throw new IllegalArgumentException("server.tls.cert-chain and server.tls.private-key go together: set both "
           + "(PEM files) to serve TLS, or neither");
@@ -49,7 +58,7 @@ public record SecuritySettings(Optional<Path> certChain, Optional<Path> privateK
 
   /** No TLS; plaintext on loopback only. */
   public static SecuritySettings plaintext() {
-    return new SecuritySettings(Optional.empty(), Optional.empty(), Optional.empty(), false);
+    return new SecuritySettings(Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.empty());
   }
 
   public boolean tls() {
@@ -63,7 +72,8 @@ public record SecuritySettings(Optional<Path> certChain, Optional<Path> privateK
   /** Reads {@link #KEYS} from merged configuration values (missing keys take their defaults). */
   public static SecuritySettings fromKeys(Map<String, String> values) {
     return new SecuritySettings(path(values, "server.tls.cert-chain"), path(values, "server.tls.private-key"),
-        path(values, "server.tls.client-ca"), bool(values, "server.allow-plaintext"));
+        path(values, "server.tls.client-ca"), bool(values, "server.allow-plaintext"),
+        path(values, "server.tls.cluster-ca"));
   }
 
   private static Optional<Path> path(Map<String, String> values, String key) {

@@ -101,7 +101,17 @@ public final class TransportSecurity {
     }
   }
 
-  private static byte[] read(String key, Path file) {
+  /**
+   * Applies the frame limits of {@code guard} to a Flight endpoint (the public one and the internal one): a header
+   * block over {@code server.max-header-list-size} closes the connection as its frames arrive, a message over
+   * {@code server.max-inbound-message-size} is refused when its length prefix is read; neither reaches lake's code.
+   */
+  public static void limit(FlightServer.Builder builder, GuardSettings guard) {
+    builder.setMaxHeaderListSize(guard.maxHeaderListSize());
+    builder.maxInboundMessageSize(guard.maxInboundMessageSize());
+  }
+
+  static byte[] read(String key, Path file) {
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {
@@ -109,7 +119,7 @@ public final class TransportSecurity {
     }
   }
 
-  private static void certificates(String key, Path file, byte[] pem, boolean leafFirst) {
+  static void certificates(String key, Path file, byte[] pem, boolean leafFirst) {
     Collection<? extends java.security.cert.Certificate> certs;
     try {
       certs = CertificateFactory.getInstance("X.509").generateCertificates(new ByteArrayInputStream(pem));
@@ -132,7 +142,7 @@ public final class TransportSecurity {
     }
   }
 
-  private static void checkPrivateKey(Path file, byte[] pem) {
+  static void checkPrivateKey(Path file, byte[] pem) {
     String text = new String(pem, StandardCharsets.US_ASCII);
     if (text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")) {
       throw new IllegalArgumentException("server.tls.private-key = " + file + " is encrypted; lake needs an "

@@ -3,6 +3,7 @@ package dev.lake.flight.spool;
 import dev.lake.engine.S3Uri;
 import dev.lake.flight.limits.QueryLimitException;
 import dev.lake.flight.limits.QueryLimits;
+import dev.lake.flight.limits.UserLimits;
 import dev.lake.flight.storage.S3Settings;
 import dev.lake.flight.ticket.SpoolTokens;
 import dev.lake.query.TablePin;
@@ -114,13 +115,22 @@ public final class ResultSpool implements AutoCloseable {
    * Opens the spool for {@code settings.prefix()}: S3 (with presigned URLs) for an {@code s3://} prefix, else a
    * local directory.
    */
+  private SpoolQuota quota;
+
   public static ResultSpool open(ResultSettings settings, S3Settings s3, SpoolTokens tokens, QueryRunner runner,
       QueryLimits limits, BufferAllocator allocator, Clock clock, LongSupplier ticker,
-      Function<Throwable, RuntimeException> toStatus, String nodeId, Path tempDir) {
+      Function<Throwable, RuntimeException> toStatus, String nodeId, Path tempDir, SpoolQuota quota) {
     SpoolStore store = S3Uri.isS3(settings.prefix()) ? S3SpoolStore.open(settings.prefix(), s3)
         : new LocalSpoolStore(Path.of(settings.prefix()));
-    return new ResultSpool(settings, store, tokens, runner, limits, allocator, clock, ticker, toStatus, nodeId,
-        tempDir);
+    ResultSpool spool = new ResultSpool(settings, store, tokens, runner, limits, allocator, clock, ticker, toStatus,
+        nodeId, tempDir);
+    spool.quota = quota;
+    return spool;
+  }
+
+  /** The spool's quota (bytes of this node's results until they expire). */
+  public SpoolQuota quota() {
+    return quota;
   }
 
   /** Runs the expiry sweep every {@code results.sweep-interval}. */
@@ -164,9 +174,15 @@ public final class ResultSpool implements AutoCloseable {
     Instant jobExpiry = now.plus(timeout).plus(settings.lifetime());
     PollState state = new PollState(jobId, user, nodeId, PollState.Status.RUNNING, schema.toJson(), now, now,
         jobExpiry, List.of(), 0, Optional.empty(), Optional.empty());
-    write(state);
+    UserLimits.Permit permit = limits.users().acquire(user); // a job counts against its user's queries
+    try {
+      write(state);
+    } catch (RuntimeException e) {
+      permit.close();
+      throw e;
+    }
     SpoolJob job = new SpoolJob(state, new SpoolJob.Work(sql, pins, parameters), store, settings, timeout, runner,
-        limits.admission(), allocator, clock, ticker, toStatus, tempDir);
+        limits.admission(), allocator, clock, ticker, toStatus, tempDir, quota.open(user), permit);
     running.put(jobId, job);
     try {
       workers.execute(() -> {
@@ -182,6 +198,7 @@ public final class ResultSpool implements AutoCloseable {
       });
     } catch (RejectedExecutionException e) {
       running.remove(jobId);
+      permit.close();
       deleteQuietly(List.of(jobId + "/" + SpoolJob.STATE));
       throw new QueryLimitException("the server is busy: it runs as many PollFlightInfo jobs as query.max-concurrent"
           + " + query.max-queued allow; retry later");

@@ -63,10 +63,19 @@ final class SpoolJob implements Runnable {
   /** The work polls it: a stopped job's planning and execution end, not only its reads. */
   private final dev.lake.query.guard.QueryGuard guard = new dev.lake.query.guard.QueryGuard();
   private Thread worker;
+  private final SpoolQuota.Charge charge;
+  private final AutoCloseable permit;
 
+  /**
+   * @param charge counts the bytes this job writes against the spool's quota
+   * @param permit the job's place in its user's query count, given back when the job ends
+   */
   SpoolJob(PollState initial, Work work, SpoolStore store, ResultSettings settings, Duration timeout,
       ResultSpool.QueryRunner runner, Admission admission, BufferAllocator parent, Clock clock, LongSupplier ticker,
-      Function<Throwable, RuntimeException> toStatus, Path tempDir) {
+      Function<Throwable, RuntimeException> toStatus, Path tempDir, SpoolQuota.Charge charge,
+      AutoCloseable permit) {
+    this.charge = charge;
+    this.permit = permit;
     this.state = initial;
     this.work = work;
     this.store = store;
@@ -108,6 +117,9 @@ final class SpoolJob implements Runnable {
           more = reader.loadNextBatch();
           if (more) {
             part.write();
+            long written = part.bytes();
+            charge.add(written - part.charged); // RESOURCE_EXHAUSTED past results.max-bytes(-per-user)
+            part.charged = written;
             rows += root.getRowCount();
             part.rows += root.getRowCount();
           }
@@ -123,6 +135,7 @@ final class SpoolJob implements Runnable {
       }
       checkStopped();
       finish(PollState.Status.DONE, parts, rows, Optional.empty(), Optional.empty());
+      charge.keep(clock.instant().plus(settings.lifetime()));
       LOG.info("poll job done job={} rows={} parts={}", jobId(), rows, parts.size());
     } catch (Throwable t) {
       RuntimeException reason = stopReason != null ? stopReason : null;
@@ -134,6 +147,7 @@ final class SpoolJob implements Runnable {
         part.discard();
       }
       deleteQuietly(parts);
+      charge.release();
       RuntimeException status = toStatus.apply(failure);
       PollState.Status outcome = failure instanceof QueryCancelledException ? PollState.Status.CANCELLED
           : PollState.Status.FAILED;
@@ -144,7 +158,16 @@ final class SpoolJob implements Runnable {
         worker = null;
       }
       MDC.remove(QUERY_ID);
+      closeQuietly(permit);
       Thread.interrupted(); // an interrupt meant for this job must not outlive it on a pooled thread
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.warn("releasing a poll job's user count failed error={}", e.toString());
     }
   }
 
@@ -249,6 +272,7 @@ final class SpoolJob implements Runnable {
     private final FileChannel channel;
     private final ArrowStreamWriter writer;
     long rows;
+    long charged;
 
     PartFile(VectorSchemaRoot root, int index) throws IOException {
       this.index = index;

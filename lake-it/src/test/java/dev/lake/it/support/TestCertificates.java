@@ -88,12 +88,34 @@ public final class TestCertificates {
 
   /** A client certificate whose subject CN is {@code user}. */
   public Pem client(String user) throws Exception {
+    return clientWithSubject("client-" + user, "CN=" + user);
+  }
+
+  /** A client certificate with the subject {@code subject} as written (e.g. two CNs: {@code CN=a,CN=b}). */
+  public Pem clientWithSubject(String fileName, String subject) throws Exception {
     KeyPair keys = keyPair();
-    X509v3CertificateBuilder builder = builder(new X500Name("CN=" + user), issuer(), keys)
+    X509v3CertificateBuilder builder = builder(new X500Name(subject), issuer(), keys)
         .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
         .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
         .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
-    return write("client-" + user, sign(builder, caKeys.getPrivate()), keys.getPrivate());
+    return write(fileName, sign(builder, caKeys.getPrivate()), keys.getPrivate());
+  }
+
+  /**
+   * A cluster node's certificate for localhost and 127.0.0.1 usable both to serve and to connect (extended key
+   * usage serverAuth and clientAuth): chain file (leaf, then CA) and key.
+   */
+  public Pem node(String fileName) throws Exception {
+    KeyPair keys = keyPair();
+    X509v3CertificateBuilder builder = builder(new X500Name("CN=localhost"), issuer(), keys)
+        .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+        .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement))
+        .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[] {
+            KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
+        .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+            new GeneralName(GeneralName.dNSName, "localhost"),
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+    return write(fileName, sign(builder, caKeys.getPrivate()), keys.getPrivate());
   }
 
   private Pem write(String fileName, X509Certificate leaf, PrivateKey key) throws IOException {
