@@ -8,6 +8,7 @@ import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.cluster.InternalEndpoint;
+import dev.lake.flight.namespace.NamespaceActions;
 import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceReport;
@@ -50,9 +51,10 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   private final Leadership leadership;
   private final String nodeId;
   private final Forwarding forwarding;
+  private final NamespaceActions namespace;
 
   AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId, Forwarding forwarding) {
+      Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace) {
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;
@@ -60,6 +62,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     this.leadership = leadership;
     this.nodeId = nodeId;
     this.forwarding = forwarding;
+    this.namespace = namespace;
   }
 
   boolean handles(String type) {
@@ -67,11 +70,13 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   }
 
   List<ActionType> types() {
-    return List.of(
+    List<ActionType> types = new java.util.ArrayList<>(List.of(
         new ActionType(DROP_TABLE, "Drop a table (admin): {\"table\"} -> {\"table\", \"generation\", \"version\"}"),
         new ActionType(MAINTAIN_TABLE, "Compact and apply retention (admin): {\"table\"} -> what was done"),
         new ActionType(DESCRIBE_TABLE, "Describe a table: {\"table\"} -> schema, generation, version, history"),
-        new ActionType(STATUS, "Node, leader and registry status: {} -> status"));
+        new ActionType(STATUS, "Node, leader and registry status: {} -> status")));
+    NamespaceActions.descriptions().forEach((type, text) -> types.add(new ActionType(type, text)));
+    return List.copyOf(types);
   }
 
   void run(Identity caller, Action action, StreamListener<Result> listener) throws IOException {
@@ -95,6 +100,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
       case STATUS -> status();
+      case NamespaceActions.RESOLVE_TABLE, NamespaceActions.PIN_SNAPSHOT ->
+          namespace.execute(caller, action.getType(), action.getBody());
       default -> throw new UnsupportedOperationException("unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };

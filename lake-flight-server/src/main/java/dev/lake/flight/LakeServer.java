@@ -13,6 +13,9 @@ import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.LakeMetrics;
 import dev.lake.flight.metrics.NodeProbes;
 import dev.lake.flight.metrics.ObservabilityServer;
+import dev.lake.flight.namespace.NamespaceActions;
+import dev.lake.flight.namespace.NamespaceServer;
+import dev.lake.flight.namespace.TableResolver;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.Readiness;
 import dev.lake.flight.metrics.SlowQueryLog;
@@ -97,6 +100,9 @@ public final class LakeServer implements AutoCloseable {
   private final LakeMetrics metrics;
   private final Readiness readiness;
   private ObservabilityServer observability;
+  private final TableResolver resolver;
+  private final BearerTokens tokens;
+  private NamespaceServer namespace;
 
   private LakeServer(Builder b) {
     this.config = b.config;
@@ -162,8 +168,10 @@ public final class LakeServer implements AutoCloseable {
         System::nanoTime);
     IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
         events, limits.idleStreams());
+    this.resolver = new TableResolver(catalog, store, storage.lanceOptions(), storage.isS3(), clock,
+        config.namespace());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
-        forwarding);
+        forwarding, new NamespaceActions(resolver));
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
@@ -173,10 +181,10 @@ public final class LakeServer implements AutoCloseable {
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
         spool, events, new SessionOptionsHandler());
+    this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
-        .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
+        .headerAuthenticator(new LakeAuthenticator(config.users(), tokens, config.security().mutualTls()))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security());
     this.server = flight.build();
@@ -205,6 +213,15 @@ public final class LakeServer implements AutoCloseable {
             + config.metrics().port() + " (metrics.host / metrics.port): " + e.getMessage(), e);
       }
     }
+    if (config.namespace().enabled()) {
+      try {
+        namespace = NamespaceServer.start(config.namespace(), config.security(), config.users(), tokens, resolver);
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw new IOException("cannot start the Lance REST namespace on " + config.namespace().host() + ":"
+            + config.namespace().port() + " (namespace.host / namespace.port): " + e.getMessage(), e);
+      }
+    }
     LOG.info("lake listening node={} address={}:{} dataDir={} dataRoot={} registry={}", config.nodeId(),
         config.host(), server.getPort(), config.dataDir(), storage.describe(), store.describe());
     return this;
@@ -217,6 +234,11 @@ public final class LakeServer implements AutoCloseable {
   /** The port of the metrics, health and readiness endpoint; empty when {@code metrics.enabled} is false. */
   public OptionalInt metricsPort() {
     return observability == null ? OptionalInt.empty() : OptionalInt.of(observability.port());
+  }
+
+  /** The port of the Lance REST Namespace endpoint; empty when {@code namespace.enabled} is false. */
+  public OptionalInt namespacePort() {
+    return namespace == null ? OptionalInt.empty() : OptionalInt.of(namespace.port());
   }
 
   /** This node's meters (also served on {@code /metrics} when enabled). */
@@ -288,6 +310,9 @@ public final class LakeServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (namespace != null) {
+      namespace.close();
+    }
     if (observability != null) {
       observability.close();
     }

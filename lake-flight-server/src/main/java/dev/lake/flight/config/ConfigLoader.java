@@ -13,6 +13,7 @@ import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
+import dev.lake.flight.namespace.NamespaceSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -72,6 +73,8 @@ public final class ConfigLoader {
     // observability: metrics/health endpoint, log format, slow-query log
     DEFAULTS.putAll(MetricsSettings.KEYS);
     DEFAULTS.putAll(LogSettings.KEYS);
+    // the Lance REST Namespace endpoint and snapshot pins
+    DEFAULTS.putAll(NamespaceSettings.KEYS);
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -162,7 +165,8 @@ public final class ConfigLoader {
         ResultSettings.fromKeys(values, dataRoot),
         ClusterNodeSettings.fromKeys(values),
         MetricsSettings.fromKeys(values),
-        LogSettings.fromKeys(values));
+        LogSettings.fromKeys(values),
+        NamespaceSettings.fromKeys(values));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

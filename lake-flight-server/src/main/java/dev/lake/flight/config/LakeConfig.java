@@ -6,6 +6,7 @@ import dev.lake.flight.cluster.ClusterNodeSettings;
 import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
+import dev.lake.flight.namespace.NamespaceSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -51,6 +52,7 @@ import java.util.Optional;
  * @param cluster lease timings, internal endpoint port and advertised addresses (used with the DynamoDB registry)
  * @param metrics the metrics, health and readiness endpoint
  * @param log the log format and the slow-query log
+ * @param namespace the Lance REST Namespace endpoint and snapshot pins
  */
 public record LakeConfig(
     String nodeId,
@@ -79,9 +81,11 @@ public record LakeConfig(
     ResultSettings results,
     ClusterNodeSettings cluster,
     MetricsSettings metrics,
-    LogSettings log) {
+    LogSettings log,
+    NamespaceSettings namespace) {
 
   public LakeConfig {
+    Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(cluster, "cluster");
