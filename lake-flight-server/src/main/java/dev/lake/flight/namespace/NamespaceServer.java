@@ -100,8 +100,9 @@ public final class NamespaceServer implements AutoCloseable {
     String path = exchange.getRequestURI().getRawPath();
     int status;
     JsonNode body;
+    String user = "-";
     try {
-      auth.authenticate(exchange.getRequestHeaders().getFirst("Authorization"));
+      user = auth.authenticate(exchange.getRequestHeaders().getFirst("Authorization")).user();
       NamespaceApi.Response response = api.handle(new NamespaceApi.Request(exchange.getRequestMethod(),
           segments(path), query(exchange.getRequestURI().getRawQuery()), body(exchange),
           Optional.ofNullable(exchange.getRequestHeaders().getFirst(NamespaceApi.PIN_HEADER))
@@ -116,7 +117,13 @@ public final class NamespaceServer implements AutoCloseable {
       error.put("code", failure.kind().code());
       error.put("instance", TableResolver.shorten(path));
       body = error;
+      if (failure.kind() == NamespaceException.Kind.UNSUPPORTED) {
+        LOG.info("namespace request refused method={} path={} user={} reason={}", exchange.getRequestMethod(),
+            TableResolver.shorten(path), user, failure.getMessage());
+      }
     }
+    LOG.debug("namespace request method={} path={} user={} status={}", exchange.getRequestMethod(),
+        TableResolver.shorten(path), user, status);
     send(exchange, status, body);
   }
 
