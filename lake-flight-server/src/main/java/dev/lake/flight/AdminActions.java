@@ -10,6 +10,7 @@ import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.cluster.InternalEndpoint;
+import dev.lake.flight.namespace.NamespaceActions;
 import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceReport;
@@ -52,18 +53,20 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   private final Leadership leadership;
   private final String nodeId;
   private final Forwarding forwarding;
+  private final NamespaceActions namespace;
   private final java.util.function.Supplier<Optional<String>> warmup;
 
   AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId, Forwarding forwarding) {
-    this(writes, maintenance, store, catalog, leadership, nodeId, forwarding, Optional::empty);
+      Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace) {
+    this(writes, maintenance, store, catalog, leadership, nodeId, forwarding, namespace, Optional::empty);
   }
 
   /** @param warmup empty once this node answers queries of registered tables (its start-up warm-up finished) */
   AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId, Forwarding forwarding,
+      Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace,
       java.util.function.Supplier<Optional<String>> warmup) {
     this.warmup = warmup;
+    this.namespace = namespace;
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;
@@ -71,6 +74,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     this.leadership = leadership;
     this.nodeId = nodeId;
     this.forwarding = forwarding;
+    this.namespace = namespace;
   }
 
   boolean handles(String type) {
@@ -78,11 +82,13 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   }
 
   List<ActionType> types() {
-    return List.of(
+    List<ActionType> types = new java.util.ArrayList<>(List.of(
         new ActionType(DROP_TABLE, "Drop a table (admin): {\"table\"} -> {\"table\", \"generation\", \"version\"}"),
         new ActionType(MAINTAIN_TABLE, "Compact and apply retention (admin): {\"table\"} -> what was done"),
         new ActionType(DESCRIBE_TABLE, "Describe a table: {\"table\"} -> schema, generation, version, history"),
-        new ActionType(STATUS, "Node, leader and registry status: {} -> status"));
+        new ActionType(STATUS, "Node, leader and registry status: {} -> status")));
+    NamespaceActions.descriptions().forEach((type, text) -> types.add(new ActionType(type, text)));
+    return List.copyOf(types);
   }
 
   void run(Identity caller, Action action, StreamListener<Result> listener) throws IOException {
@@ -106,6 +112,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
       case STATUS -> status(caller.role().allows(Role.ADMIN));
+      case NamespaceActions.RESOLVE_TABLE, NamespaceActions.PIN_SNAPSHOT ->
+          namespace.execute(caller, action.getType(), action.getBody());
       default -> throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };

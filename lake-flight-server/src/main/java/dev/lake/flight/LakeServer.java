@@ -15,6 +15,9 @@ import dev.lake.flight.metrics.LakeMetrics;
 import dev.lake.flight.metrics.LoginMeters;
 import dev.lake.flight.metrics.NodeProbes;
 import dev.lake.flight.metrics.ObservabilityServer;
+import dev.lake.flight.namespace.NamespaceActions;
+import dev.lake.flight.namespace.NamespaceServer;
+import dev.lake.flight.namespace.TableResolver;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.Readiness;
 import dev.lake.flight.metrics.SlowQueryLog;
@@ -109,6 +112,9 @@ public final class LakeServer implements AutoCloseable {
   private static final long WARMUP_WAIT_SECONDS = 120;
   private final long constructed;
   private ObservabilityServer observability;
+  private final TableResolver resolver;
+  private final BearerTokens tokens;
+  private NamespaceServer namespace;
 
   private LakeServer(Builder b) {
     long opening = System.nanoTime();
@@ -178,8 +184,10 @@ public final class LakeServer implements AutoCloseable {
         System::nanoTime);
     IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
         events, limits.idleStreams());
+    this.resolver = new TableResolver(catalog, store, storage.lanceOptions(), storage.isS3(), clock,
+        config.namespace());
     AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
-        forwarding, warmup::pending);
+        forwarding, new NamespaceActions(resolver), warmup::pending);
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
         internalTransport);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
@@ -196,10 +204,10 @@ public final class LakeServer implements AutoCloseable {
         limits, spool, events, new SessionOptionsHandler(), config.streams());
     LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
     LoginMeters.bind(metrics.registry(), logins);
+    this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
-        .headerAuthenticator(new LakeAuthenticator(config.users(),
-            new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls(), logins))
+        .headerAuthenticator(new LakeAuthenticator(config.users(), tokens, config.security().mutualTls(), logins))
         .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
     TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
     TransportSecurity.limit(flight, config.guard());
@@ -252,6 +260,15 @@ public final class LakeServer implements AutoCloseable {
             + config.metrics().port() + " (metrics.host / metrics.port): " + e.getMessage(), e);
       }
     }
+    if (config.namespace().enabled()) {
+      try {
+        namespace = NamespaceServer.start(config.namespace(), config.security(), config.users(), tokens, resolver);
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw new IOException("cannot start the Lance REST namespace on " + config.namespace().host() + ":"
+            + config.namespace().port() + " (namespace.host / namespace.port): " + e.getMessage(), e);
+      }
+    }
     // Ready means "a query of a registered table is answered now": warm up before saying so (docs/operations.md).
     // The endpoints already answer meanwhile (/ready and lake.status say what is still warming up).
     warmupThread.start();
@@ -275,6 +292,11 @@ public final class LakeServer implements AutoCloseable {
   /** The port of the metrics, health and readiness endpoint; empty when {@code metrics.enabled} is false. */
   public OptionalInt metricsPort() {
     return observability == null ? OptionalInt.empty() : OptionalInt.of(observability.port());
+  }
+
+  /** The port of the Lance REST Namespace endpoint; empty when {@code namespace.enabled} is false. */
+  public OptionalInt namespacePort() {
+    return namespace == null ? OptionalInt.empty() : OptionalInt.of(namespace.port());
   }
 
   /** This node's meters (also served on {@code /metrics} when enabled). */
@@ -346,6 +368,9 @@ public final class LakeServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (namespace != null) {
+      namespace.close();
+    }
     if (observability != null) {
       observability.close();
     }

@@ -6,6 +6,7 @@ import dev.lake.engine.ForeignCommitException;
 import dev.lake.engine.StoredFile;
 import dev.lake.engine.TableEngine;
 import dev.lake.registry.HistoryRetention;
+import dev.lake.registry.SnapshotPin;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
@@ -146,8 +147,11 @@ public final class Maintenance {
     Instant windowStart = now.minus(settings.retentionWindow());
     String location = registration.location();
     List<VersionRecord> history = store.history(name, registration.generation());
-    List<VersionRecord> expired = HistoryRetention.expired(history, windowStart, Optional.empty());
-    Set<Long> keep = new TreeSet<>();
+    // snapshot pins hold their versions (files and history items) past the window until they expire
+    Set<Long> pinned = PinnedVersions.versions(PinnedVersions.live(store, now), name, registration.generation());
+    List<VersionRecord> expired = HistoryRetention.expired(history, windowStart, Optional.empty()).stream()
+        .filter(v -> !pinned.contains(v.version())).toList();
+    Set<Long> keep = new TreeSet<>(pinned);
     for (VersionRecord v : history) {
       if (!expired.contains(v)) {
         keep.add(v.version());
@@ -225,9 +229,14 @@ public final class Maintenance {
     int swept = sweepUnnamedGenerations();
     Instant graceStart = clock.instant().minus(settings.dropGrace());
     int collected = 0;
+    List<SnapshotPin> pins = null;
     for (Tombstone t : store.tombstones()) {
       if (!t.droppedAt().isBefore(graceStart)) {
         continue;
+      }
+      pins = pins != null ? pins : PinnedVersions.live(store, clock.instant());
+      if (PinnedVersions.holds(pins, t.name(), t.generation())) {
+        continue; // a reader that resolved through a live pin may still be reading these files
       }
       LeaseFence fence = leadership.enter();
       engine.drop(t.location());

@@ -94,6 +94,30 @@ public interface MetaStore extends AutoCloseable {
   void deleteIdempotencyRecords(
       LeaseFence fence, String name, String generation, Collection<String> keys);
 
+  /**
+   * Snapshot pins (docs/architecture.md, invariant 9): writes or replaces the pin with {@code pin.id()}. Not fenced
+   * (any node creates pins, as any node heartbeats); bounding their number is the caller's job. A backend that
+   * stores no pins throws {@link UnsupportedOperationException}.
+   */
+  default void putPin(SnapshotPin pin) {
+    throw new UnsupportedOperationException(describe() + " stores no snapshot pins");
+  }
+
+  /** The pin with this id, expired or not, or empty. */
+  default Optional<SnapshotPin> pin(String id) {
+    throw new UnsupportedOperationException(describe() + " stores no snapshot pins");
+  }
+
+  /** Every stored pin, expired or not, in id order. */
+  default List<SnapshotPin> pins() {
+    throw new UnsupportedOperationException(describe() + " stores no snapshot pins");
+  }
+
+  /** Removes a pin; removing one that is gone is a no-op. Not fenced. */
+  default void deletePin(String id) {
+    throw new UnsupportedOperationException(describe() + " stores no snapshot pins");
+  }
+
   /** The leader lease item, if one was ever written. */
   Optional<LeaderLease> lease();
 

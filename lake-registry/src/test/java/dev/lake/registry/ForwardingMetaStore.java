@@ -98,6 +98,26 @@ public class ForwardingMetaStore implements MetaStore {
   }
 
   @Override
+  public void putPin(SnapshotPin pin) {
+    delegate.putPin(pin);
+  }
+
+  @Override
+  public Optional<SnapshotPin> pin(String id) {
+    return delegate.pin(id);
+  }
+
+  @Override
+  public List<SnapshotPin> pins() {
+    return delegate.pins();
+  }
+
+  @Override
+  public void deletePin(String id) {
+    delegate.deletePin(id);
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

@@ -318,6 +318,30 @@ public abstract class MetaStoreContract extends MetaStoreLeaseContract {
   }
 
   @Test
+  void snapshotPinsAreStoredReadListedAndDeletedByAnyNode() throws Exception {
+    java.time.Instant at = RegistryFixtures.T0;
+    SnapshotPin first = new SnapshotPin("pin-b", "ann", at, at.plusSeconds(7200), List.of(
+        new SnapshotPin.Table("Orders", "g1", "/data/orders/g1/", 3),
+        new SnapshotPin.Table("lineitem", "g2", "s3://b/p/lineitem/g2/", 9)));
+    SnapshotPin second = new SnapshotPin("pin-a", "bob", at.plusSeconds(1), at.plusSeconds(60),
+        List.of(new SnapshotPin.Table("orders", "g1", "/data/orders/g1/", 4)));
+    assertThat(store.pin("pin-b")).isEmpty();
+    assertThat(store.pins()).isEmpty();
+    store.putPin(first);
+    store.putPin(second);
+    assertThat(store.pin("pin-b")).contains(first);
+    assertThat(store.pin("pin-b").orElseThrow().table("ORDERS").orElseThrow().version()).isEqualTo(3);
+    assertThat(store.pins()).containsExactly(second, first);
+    // Not fenced: a deposed leader's node (or any follower) still creates and removes pins.
+    store.putPin(first);
+    assertThat(store.pins()).hasSize(2);
+    store.deletePin("pin-a");
+    store.deletePin("pin-a");
+    assertThat(store.pins()).containsExactly(first);
+    assertThat(store.pin("pin-a")).isEmpty();
+  }
+
+  @Test
   void anUnreachableBackendThrowsUnavailableNeverEmptyOrNotFound() throws Exception {
     TableRegistration v1 = firstVersion("t", fence.term());
     store.create(fence, v1, key(v1, "k", 1));
@@ -341,6 +365,8 @@ public abstract class MetaStoreContract extends MetaStoreLeaseContract {
         () -> store.tombstones(),
         () -> store.lease(),
         () -> store.nodes(),
+        () -> store.pins(),
+        () -> store.pin("p"),
         () -> store.create(fence, firstVersion("other", fence.term()), Optional.empty()),
         () -> store.commit(fence, v1, v2, Optional.empty()),
         () -> store.drop(fence, v1, tombstone(v1)),

@@ -14,6 +14,7 @@ import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
 import dev.lake.flight.security.GuardSettings;
+import dev.lake.flight.namespace.NamespaceSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -77,6 +78,8 @@ public final class ConfigLoader {
     // observability: metrics/health endpoint, log format, slow-query log
     DEFAULTS.putAll(MetricsSettings.KEYS);
     DEFAULTS.putAll(LogSettings.KEYS);
+    // the Lance REST Namespace endpoint and snapshot pins
+    DEFAULTS.putAll(NamespaceSettings.KEYS);
   }
 
   private static final Set<String> LIST_KEYS = Set.of("auth.users");
@@ -171,7 +174,8 @@ public final class ConfigLoader {
         MetricsSettings.fromKeys(values),
         LogSettings.fromKeys(values),
         dev.lake.flight.streams.StreamSettings.fromKeys(values),
-        dev.lake.query.sql.StatementLimits.fromKeys(values));
+        dev.lake.query.sql.StatementLimits.fromKeys(values),
+        NamespaceSettings.fromKeys(values));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

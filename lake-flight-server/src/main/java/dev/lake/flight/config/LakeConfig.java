@@ -7,6 +7,7 @@ import dev.lake.flight.limits.LimitSettings;
 import dev.lake.flight.metrics.LogSettings;
 import dev.lake.flight.metrics.MetricsSettings;
 import dev.lake.flight.security.GuardSettings;
+import dev.lake.flight.namespace.NamespaceSettings;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.flight.spool.ResultSettings;
 import dev.lake.flight.storage.StorageSettings;
@@ -57,6 +58,7 @@ import java.util.Optional;
  * @param log the log format and the slow-query log
  * @param streams limits on incoming DoPut streams (first-message deadline, open streams per user)
  * @param statementLimits limits of one statement (length, depth, IN lists, joins, set operations, parameters)
+ * @param namespace the Lance REST Namespace endpoint and snapshot pins
  */
 public record LakeConfig(
     String nodeId,
@@ -89,9 +91,11 @@ public record LakeConfig(
     MetricsSettings metrics,
     LogSettings log,
     dev.lake.flight.streams.StreamSettings streams,
-    dev.lake.query.sql.StatementLimits statementLimits) {
+    dev.lake.query.sql.StatementLimits statementLimits,
+    NamespaceSettings namespace) {
 
   public LakeConfig {
+    Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(streams, "streams");

@@ -3,6 +3,7 @@ package dev.lake.registry.dynamodb;
 import static dev.lake.registry.dynamodb.DynamoItems.n;
 import static dev.lake.registry.dynamodb.DynamoItems.s;
 
+import dev.lake.registry.SnapshotPin;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaderLease;
 import dev.lake.registry.LeaseFence;
@@ -255,6 +256,32 @@ public final class DynamoDbMetaStore implements MetaStore {
       LOG.info("lease written holder={} term={} previous={} registry={}", next.holderId(), next.term(),
           expected.map(l -> l.holderId() + "@" + l.term()).orElse("none"), describe());
     }
+  }
+
+  @Override
+  public void putPin(SnapshotPin pin) {
+    Objects.requireNonNull(pin, "pin");
+    access.call("put snapshot pin " + pin.id(),
+        () -> access.client.putItem(r -> r.tableName(table).item(DynamoItems.pin(pin))));
+  }
+
+  @Override
+  public Optional<SnapshotPin> pin(String id) {
+    Objects.requireNonNull(id, "id");
+    return access.get("read snapshot pin", DynamoItems.pinKey(id)).map(DynamoItems::pin);
+  }
+
+  @Override
+  public List<SnapshotPin> pins() {
+    return access.query("list snapshot pins", DynamoItems.PINS, Optional.empty(), Optional.empty(),
+        Integer.MAX_VALUE).items().stream().map(DynamoItems::pin).toList();
+  }
+
+  @Override
+  public void deletePin(String id) {
+    Objects.requireNonNull(id, "id");
+    access.call("delete snapshot pin " + id,
+        () -> access.client.deleteItem(r -> r.tableName(table).key(DynamoItems.pinKey(id))));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.lake.registry.dynamodb;
 
+import dev.lake.registry.SnapshotPin;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaderLease;
 import dev.lake.registry.NodeInfo;
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *   pk = TOMB                       sk = {name}#{generation}    tombstone
  *   pk = LEASE                      sk = LEASE                  leader lease
  *   pk = NODE                       sk = {nodeId}               node heartbeat
+ *   pk = PIN                        sk = {pinId}                snapshot pin (attribute pin: its JSON)
  *   pk = META                       sk = FORMAT                 layout version
  * </pre>
  */
@@ -34,6 +36,7 @@ final class DynamoItems {
   static final String TABLES = "TABLES";
   static final String TOMBSTONES = "TOMB";
   static final String NODES = "NODE";
+  static final String PINS = "PIN";
   static final String HISTORY_PREFIX = "V#";
   static final String KEY_PREFIX = "K#";
 
@@ -156,6 +159,20 @@ final class DynamoItems {
     item.put("internalAddress", s(n.internalAddress()));
     item.put("lastSeen", s(n.lastSeen().toString()));
     return item;
+  }
+
+  static Map<String, AttributeValue> pinKey(String id) {
+    return key(PINS, id);
+  }
+
+  static Map<String, AttributeValue> pin(SnapshotPin p) {
+    Map<String, AttributeValue> item = new HashMap<>(pinKey(p.id()));
+    item.put("pin", s(p.toJson()));
+    return item;
+  }
+
+  static SnapshotPin pin(Map<String, AttributeValue> item) {
+    return SnapshotPin.fromJson(str(item, "pin"));
   }
 
   static NodeInfo node(Map<String, AttributeValue> item) {

@@ -1,5 +1,6 @@
 package dev.lake.registry.rocksdb;
 
+import dev.lake.registry.SnapshotPin;
 import dev.lake.registry.DuplicateIdempotencyKeyException;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaderLease;
@@ -18,6 +19,7 @@ import dev.lake.registry.support.Failures;
 import dev.lake.registry.support.MutationArguments;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -251,6 +253,33 @@ public final class RocksDbMetaStore implements MetaStore {
       if (!sameLease(expected, current)) throw Failures.leaseMoved(expected, current);
       tx.put(RocksKeys.LEASE, json.encode(next));
     });
+  }
+
+  @Override
+  public void putPin(SnapshotPin pin) {
+    Objects.requireNonNull(pin, "pin");
+    access.transact("put snapshot pin " + pin.id(),
+        (tx, ro) -> tx.put(RocksKeys.pin(pin.id()), pin.toJson().getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Override
+  public Optional<SnapshotPin> pin(String id) {
+    Objects.requireNonNull(id, "id");
+    byte[] key = RocksKeys.pin(id);
+    return access.read("read snapshot pin", db -> Optional.ofNullable(db.get(key))
+        .map(value -> SnapshotPin.fromJson(new String(value, StandardCharsets.UTF_8))));
+  }
+
+  @Override
+  public List<SnapshotPin> pins() {
+    return access.scan("list snapshot pins", RocksKeys.PINS, Optional.empty(), Integer.MAX_VALUE,
+        (k, value) -> SnapshotPin.fromJson(new String(value, StandardCharsets.UTF_8))).items();
+  }
+
+  @Override
+  public void deletePin(String id) {
+    Objects.requireNonNull(id, "id");
+    access.transact("delete snapshot pin " + id, (tx, ro) -> tx.delete(RocksKeys.pin(id)));
   }
 
   @Override

@@ -16,6 +16,7 @@ import java.util.Arrays;
  *   k\0{name}\0{generation}\0{key}         idempotency record
  *   t\0{name}\0{generation}                tombstone
  *   n\0{nodeId}                            node heartbeat
+ *   p\0{pinId}                             snapshot pin
  * </pre>
  */
 final class RocksKeys {
@@ -24,6 +25,7 @@ final class RocksKeys {
   static final byte[] REGISTRATIONS = bytes("r\0");
   static final byte[] TOMBSTONES = bytes("t\0");
   static final byte[] NODES = bytes("n\0");
+  static final byte[] PINS = bytes("p\0");
 
   private RocksKeys() {}
 
@@ -49,6 +51,10 @@ final class RocksKeys {
 
   static byte[] tombstone(String name, String generation) {
     return bytes("t\0" + name + "\0" + generation);
+  }
+
+  static byte[] pin(String id) {
+    return bytes("p\0" + id);
   }
 
   static byte[] node(String nodeId) {
