@@ -66,7 +66,6 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace,
       java.util.function.Supplier<Optional<String>> warmup) {
     this.warmup = warmup;
-    this.namespace = namespace;
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;

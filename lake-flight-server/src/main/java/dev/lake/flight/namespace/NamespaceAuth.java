@@ -29,7 +29,7 @@ final class NamespaceAuth {
           + "returns) or Basic credentials of a lake user");
     }
     if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      Optional<User> user = tokens.verify(header.substring(7).trim()).map(users::get);
+      Optional<User> user = tokens.verify(header.substring(7).trim(), users).map(users::get);
       if (user.isEmpty()) {
         throw unauthenticated("the bearer token is invalid or expired: log in again");
       }
