@@ -15,6 +15,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * An ingest's DoPut stream as an {@link ArrowReader}: each {@link #loadNextBatch()} pulls one batch from the
  * client (gRPC flow control is the backpressure) and moves its buffers into this reader's root, so nothing is
  * collected. Safe to call from a different thread each time (Lance does). Remembers why the stream failed.
+ * Dictionary-encoded columns (pandas categories, Parquet dictionary pages) are decoded to their value type here, so
+ * the table stores values ({@link DictionaryColumns}).
  */
 final class FlightStreamReader extends ArrowReader implements ReportsFailure {
   private final FlightStream stream;
@@ -40,7 +42,11 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
       long batchBytes = 0;
       for (int i = 0; i < in.getFieldVectors().size(); i++) {
         batchBytes += in.getVector(i).getBufferSize();
-        in.getVector(i).makeTransferPair(out.getVector(i)).transfer();
+        if (in.getVector(i).getField().getDictionary() != null) {
+          DictionaryColumns.decodeInto(in.getVector(i), stream.getDictionaryProvider(), out.getVector(i));
+        } else {
+          in.getVector(i).makeTransferPair(out.getVector(i)).transfer();
+        }
       }
       out.setRowCount(in.getRowCount());
       rows += in.getRowCount();
@@ -74,7 +80,7 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
 
   @Override
   protected Schema readSchema() {
-    return stream.getSchema();
+    return DictionaryColumns.decoded(stream.getSchema());
   }
 
   /** The client's stream broke (disconnect, cancel, malformed batch). Maps to CANCELLED-like INVALID_ARGUMENT. */

@@ -182,24 +182,58 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
 
   @Override
   public void listActions(CallContext context, StreamListener<ActionType> listener) {
-    super.listActions(context, new StreamListener<>() {
-      @Override
-      public void onNext(ActionType val) {
-        listener.onNext(val);
-      }
+    ServedActions.all(actions.types()).forEach(listener::onNext);
+    listener.onCompleted();
+  }
 
-      @Override
-      public void onError(Throwable t) {
-        listener.onError(t);
-      }
+  // ---- what lake does not have: UNIMPLEMENTED with a message ----
 
-      @Override
-      public void onCompleted() {
-        listener.onNext(org.apache.arrow.flight.FlightConstants.CANCEL_FLIGHT_INFO);
-        actions.types().forEach(listener::onNext);
-        listener.onCompleted();
-      }
-    });
+  @Override
+  public void beginTransaction(FlightSql.ActionBeginTransactionRequest request, CallContext context,
+      StreamListener<FlightSql.ActionBeginTransactionResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void beginSavepoint(FlightSql.ActionBeginSavepointRequest request, CallContext context,
+      StreamListener<FlightSql.ActionBeginSavepointResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void endTransaction(FlightSql.ActionEndTransactionRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void endSavepoint(FlightSql.ActionEndSavepointRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void createPreparedSubstraitPlan(FlightSql.ActionCreatePreparedSubstraitPlanRequest request,
+      CallContext context, StreamListener<FlightSql.ActionCreatePreparedStatementResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noSubstrait()));
+  }
+
+  @Override
+  public FlightInfo getFlightInfoSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightDescriptor descriptor) {
+    throw ServedActions.noSubstrait();
+  }
+
+  @Override
+  public SchemaResult getSchemaSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightDescriptor descriptor) {
+    throw ServedActions.noSubstrait();
+  }
+
+  @Override
+  public Runnable acceptPutSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightStream flightStream, StreamListener<PutResult> ackStream) {
+    return () -> ackStream.onError(StatusMapper.toStatus(ServedActions.noSubstrait()));
   }
 
   // ---- statements ----

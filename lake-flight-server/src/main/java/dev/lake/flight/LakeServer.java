@@ -16,6 +16,7 @@ import dev.lake.flight.metrics.ObservabilityServer;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.Readiness;
 import dev.lake.flight.metrics.SlowQueryLog;
+import dev.lake.flight.session.ClosedSessions;
 import dev.lake.flight.session.SessionMiddleware;
 import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.session.SessionTokens;
@@ -169,15 +170,16 @@ public final class LakeServer implements AutoCloseable {
     this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
         query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
         config.dataDir().resolve("spool-tmp"));
+    ClosedSessions closedSessions = new ClosedSessions();
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), allocator, clock, config.ticketLifetime(), limits,
-        spool, events, new SessionOptionsHandler());
+        spool, events, new SessionOptionsHandler(closedSessions));
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(),
             new BearerTokens(signer, clock, config.tokenLifetime()), config.security().mutualTls()))
-        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
+        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer), closedSessions));
     TransportSecurity.configure(flight, config.security());
     this.server = flight.build();
   }

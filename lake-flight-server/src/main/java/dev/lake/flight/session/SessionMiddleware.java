@@ -24,14 +24,21 @@ public final class SessionMiddleware implements FlightServerMiddleware {
 
   private final SessionTokens tokens;
   private final boolean clearCookie;
+  private final boolean closedCookie;
   private SessionState session;
   private boolean changed;
   private boolean closed;
 
-  private SessionMiddleware(SessionTokens tokens, SessionState session, boolean clearCookie) {
+  private SessionMiddleware(SessionTokens tokens, SessionState session, boolean clearCookie, boolean closedCookie) {
     this.tokens = tokens;
     this.session = session;
     this.clearCookie = clearCookie;
+    this.closedCookie = closedCookie;
+  }
+
+  /** Whether the client sent the cookie of a session closed on this node (Flight: such requests are NOT_FOUND). */
+  public boolean sentClosedSession() {
+    return closedCookie;
   }
 
   /** The session the client sent, if any. */
@@ -79,24 +86,33 @@ public final class SessionMiddleware implements FlightServerMiddleware {
   /** Reads the session cookie of each call. */
   public static final class Factory implements FlightServerMiddleware.Factory<SessionMiddleware> {
     private final SessionTokens tokens;
+    private final ClosedSessions closed;
 
     public Factory(SessionTokens tokens) {
+      this(tokens, new ClosedSessions());
+    }
+
+    public Factory(SessionTokens tokens, ClosedSessions closed) {
       this.tokens = tokens;
+      this.closed = closed;
     }
 
     @Override
     public SessionMiddleware onCallStarted(CallInfo info, CallHeaders incoming, RequestContext context) {
       Optional<String> cookie = cookie(incoming);
       if (cookie.isEmpty()) {
-        return new SessionMiddleware(tokens, null, false);
+        return new SessionMiddleware(tokens, null, false, false);
       }
       Optional<SessionState> session = tokens.decode(cookie.get());
       if (session.isEmpty()) {
         // Not ours (another cluster's secret, a truncated value): start over rather than fail every call.
         LOG.info("ignoring a session cookie this cluster did not issue; the client's session starts over");
-        return new SessionMiddleware(tokens, null, true);
+        return new SessionMiddleware(tokens, null, true, false);
       }
-      return new SessionMiddleware(tokens, session.get(), false);
+      if (closed.isClosed(session.get().id())) {
+        return new SessionMiddleware(tokens, null, true, true);
+      }
+      return new SessionMiddleware(tokens, session.get(), false, false);
     }
 
     private static Optional<String> cookie(CallHeaders headers) {
