@@ -19,32 +19,46 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * looked up in the dictionary the stream carries at that batch (a stream may replace its dictionaries). Lance is never
  * handed a dictionary type (docs/api.md, "Writes: bulk ingest"). A dictionary inside a nested type is refused.
  */
-final class DictionaryColumns {
+public final class DictionaryColumns {
   private DictionaryColumns() {}
 
-  /** {@code schema} with every top-level dictionary-encoded field replaced by a field of its value type. */
-  static Schema decoded(Schema schema) {
+  /**
+   * {@code schema} (in Arrow Java's in-memory form: a dictionary-encoded field has its index type) with every
+   * top-level dictionary-encoded field replaced by a field of its dictionary's value type.
+   */
+  public static Schema decoded(Schema schema, DictionaryProvider dictionaries) {
     List<Field> fields = new ArrayList<>();
     for (Field field : schema.getFields()) {
       checkNoNestedDictionary(field.getName(), field.getChildren());
       if (field.getDictionary() == null) {
         fields.add(field);
       } else {
-        fields.add(new Field(field.getName(), new FieldType(field.isNullable(), field.getType(), null,
-            field.getMetadata()), field.getChildren()));
+        Field values = dictionary(field, dictionaries).getVector().getField();
+        fields.add(new Field(field.getName(), new FieldType(field.isNullable(), values.getType(), null,
+            field.getMetadata()), values.getChildren()));
       }
     }
     return new Schema(fields, schema.getCustomMetadata());
   }
 
-  /** Decodes one batch of {@code indices} into {@code target} (a vector of the value type). */
-  static void decodeInto(FieldVector indices, DictionaryProvider dictionaries, FieldVector target) {
-    long id = indices.getField().getDictionary().getId();
+  /** Whether any top-level field of {@code schema} is dictionary-encoded. */
+  public static boolean any(Schema schema) {
+    return schema.getFields().stream().anyMatch(f -> f.getDictionary() != null);
+  }
+
+  private static Dictionary dictionary(Field field, DictionaryProvider dictionaries) {
+    long id = field.getDictionary().getId();
     Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(id);
     if (dictionary == null) {
-      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "column '" + indices.getField().getName()
-          + "' is dictionary-encoded but the stream sent no dictionary (id " + id + ") before its batch");
+      throw new LakeException(ErrorCode.INVALID_ARGUMENT, "column '" + field.getName()
+          + "' is dictionary-encoded but the stream sent no dictionary (id " + id + ") for it");
     }
+    return dictionary;
+  }
+
+  /** Decodes one batch of {@code indices} into {@code target} (a vector of the value type). */
+  public static void decodeInto(FieldVector indices, DictionaryProvider dictionaries, FieldVector target) {
+    Dictionary dictionary = dictionary(indices.getField(), dictionaries);
     try (ValueVector values = DictionaryEncoder.decode(indices, dictionary, target.getAllocator())) {
       ((FieldVector) values).makeTransferPair(target).transfer();
     } catch (IllegalArgumentException e) {

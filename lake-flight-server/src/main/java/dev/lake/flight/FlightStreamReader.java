@@ -80,7 +80,7 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
 
   @Override
   protected Schema readSchema() {
-    return DictionaryColumns.decoded(stream.getSchema());
+    return DictionaryColumns.decoded(stream.getSchema(), stream.getDictionaryProvider());
   }
 
   /** The client's stream broke (disconnect, cancel, malformed batch). Maps to CANCELLED-like INVALID_ARGUMENT. */
