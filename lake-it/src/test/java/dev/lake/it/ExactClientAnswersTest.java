@@ -139,7 +139,7 @@ class ExactClientAnswersTest {
           dictionaries, ack, client.auth());
       put.putNext();
       put.completed();
-      ack.getResult();
+      put.getResult();
       ack.close();
     }
     assertThat(tableSchema("colours").findField("c").getType()).isEqualTo(ArrowType.LargeUtf8.INSTANCE);
@@ -152,8 +152,8 @@ class ExactClientAnswersTest {
 
   @Test
   void sqlInfoAndActionsTellTheTruth() throws Exception {
-    FlightInfo info = client.sql().getSqlInfo(List.of(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY,
-        SqlInfo.FLIGHT_SQL_SERVER_CANCEL, SqlInfo.FLIGHT_SQL_SERVER_BULK_INGESTION), client.auth());
+    FlightInfo info = client.sql().getSqlInfo(new SqlInfo[] {SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY,
+        SqlInfo.FLIGHT_SQL_SERVER_CANCEL, SqlInfo.FLIGHT_SQL_SERVER_BULK_INGESTION}, client.auth());
     Map<Integer, Object> answers = new java.util.HashMap<>();
     try (FlightStream stream = client.sql().getStream(info.getEndpoints().get(0).getTicket(), client.auth())) {
       while (stream.next()) {
