@@ -68,11 +68,18 @@ def every_type():
         "c_fixed": pa.array([b"abcd", b"\x00\x00\x00\x00", None], pa.binary(4)),
         "c_bool": pa.array([True, False, None], pa.bool_()),
         "c_date": pa.array([datetime.date(1970, 1, 1), datetime.date(9999, 12, 31), None], pa.date32()),
+        "c_date64": pa.array([datetime.date(2026, 2, 28), datetime.date(1, 1, 1), None], pa.date64()),
+        "c_time_s": pa.array([datetime.time(23, 59, 59), datetime.time(0, 0), None], pa.time32("s")),
+        "c_time_ms": pa.array([datetime.time(1, 2, 3, 456000), datetime.time(0, 0), None], pa.time32("ms")),
         "c_time_us": pa.array([datetime.time(12, 34, 56, 789012), datetime.time(0, 0), None], pa.time64("us")),
         "c_ts_us": pa.array([us, datetime.datetime(1900, 1, 1), None], pa.timestamp("us")),
+        "c_ts_s": pa.array([datetime.datetime(2026, 1, 1, 0, 0, 1), datetime.datetime(1970, 1, 1), None],
+                           pa.timestamp("s")),
         "c_ts_ms": pa.array([datetime.datetime(2026, 1, 1, 0, 0, 0, 123000), datetime.datetime(2000, 1, 1), None],
                             pa.timestamp("ms")),
         "c_tsz_us": pa.array([us, datetime.datetime(2026, 10, 25, 0, 30), None], pa.timestamp("us", tz=BERLIN)),
+        "c_tsz_ms_utc": pa.array([datetime.datetime(2026, 1, 1, 12, 0, 0, 1000), datetime.datetime(2000, 1, 1), None],
+                                 pa.timestamp("ms", tz="UTC")),
     })
 
 
@@ -441,8 +448,8 @@ class Microseconds(LakeTestCase):
         self.assertTrue(self.lake.query("SELECT * FROM %s ORDER BY id" % every).equals(data))
 
 
-# Expected to pass once issue 21 items 1-2 (microseconds through every operator) are merged: then run with
-# LAKE_COMPUTED_MICROS=1 (PyarrowClientSuiteTest sets it from lake.suite.computedMicros) or flip the default above.
+# Expected to pass once issue 21 items 1-2 (microseconds through every operator) are merged: then flip the default of
+# COMPUTED_TEMPORALS_KEEP_MICROSECONDS above to True (LAKE_COMPUTED_MICROS=1 in the environment does it for one run).
 if COMPUTED_TEMPORALS_KEEP_MICROSECONDS:
     Microseconds.test_computed_timestamps_keep_microseconds = Microseconds.check_microseconds
 else:

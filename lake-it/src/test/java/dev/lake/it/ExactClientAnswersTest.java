@@ -83,12 +83,12 @@ class ExactClientAnswersTest {
       }
       ((LargeVarCharVector) root.getVector("s")).setNull(2);
       root.setRowCount(3);
-      client.ingest("large", root, FlightTestClient.create());
+      client.ingest("wide_values", root, FlightTestClient.create());
     }
-    Schema listed = tableSchema("large");
+    Schema listed = tableSchema("wide_values");
     assertThat(listed.getCustomMetadata()).containsEntry("pandas", PANDAS);
-    for (String sql : List.of("SELECT * FROM large", "SELECT * FROM large ORDER BY id",
-        "SELECT id, s, b, n FROM large WHERE id >= 0", "SELECT * FROM large LIMIT 2")) {
+    for (String sql : List.of("SELECT * FROM wide_values", "SELECT * FROM wide_values ORDER BY id",
+        "SELECT id, s, b, n FROM wide_values WHERE id >= 0", "SELECT * FROM wide_values LIMIT 2")) {
       FlightInfo info = client.sql().execute(sql, client.auth());
       Schema streamed = streamSchema(info);
       for (Schema schema : List.of(info.getSchema(), streamed)) {
@@ -97,13 +97,13 @@ class ExactClientAnswersTest {
       }
     }
     // computed columns keep a stored large type when they are a stored column, and carry no table metadata
-    FlightInfo computed = client.sql().execute("SELECT s, id + 1 AS next FROM large ORDER BY next", client.auth());
+    FlightInfo computed = client.sql().execute("SELECT s, id + 1 AS next FROM wide_values ORDER BY next", client.auth());
     assertThat(computed.getSchema().findField("s").getType()).isEqualTo(ArrowType.LargeUtf8.INSTANCE);
     assertThat(streamSchema(computed).findField("s").getType()).isEqualTo(ArrowType.LargeUtf8.INSTANCE);
     assertThat(computed.getSchema().getCustomMetadata()).doesNotContainKey("pandas");
-    assertThat(client.rows("SELECT s, b, n FROM large ORDER BY id")).extracting(r -> String.valueOf(r.get(0)))
+    assertThat(client.rows("SELECT s, b, n FROM wide_values ORDER BY id")).extracting(r -> String.valueOf(r.get(0)))
         .containsExactly("s0", "s1", "null");
-    assertThat(client.rows("SELECT UPPER(s) AS u FROM large WHERE id = 1")).containsExactly(
+    assertThat(client.rows("SELECT UPPER(s) AS u FROM wide_values WHERE id = 1")).containsExactly(
         List.of(new org.apache.arrow.vector.util.Text("S1")));
   }
 

@@ -39,7 +39,6 @@ class PyarrowClientSuiteTest {
               "LAKE_USER", "lake", "LAKE_PASSWORD", "lake",
               "LAKE_DATA_DIR", dataDir,
               "LAKE_PROJECT_ROOT", root.toString(),
-              "LAKE_COMPUTED_MICROS", System.getProperty("lake.suite.computedMicros", "0"),
               "PYTHONDONTWRITEBYTECODE", "1"),
           SUITE_MINUTES);
       System.out.println(result.output());
