@@ -35,8 +35,8 @@ final class AppendSchemas {
             + " in the data (same names, same order: " + names(table) + ")");
       }
       if (!expected.getType().equals(actual.getType())) {
-        return Optional.of("column " + path + " has type " + expected.getType() + " in the table but "
-            + actual.getType() + " in the data");
+        return Optional.of("column " + path + " has type " + SqlTypeNames.of(expected.getType()) + " in the table but "
+            + SqlTypeNames.of(actual.getType()) + " in the data");
       }
       Optional<String> nested = mismatch(path + ".", expected.getChildren(), actual.getChildren());
       if (nested.isPresent()) {

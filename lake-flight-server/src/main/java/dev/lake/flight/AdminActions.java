@@ -186,7 +186,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
         .put("updated_at", r.updatedAt().toString());
     ArrayNode columns = out.putArray("columns");
     for (Field f : Schema.fromJSON(r.schema()).getFields()) {
-      columns.addObject().put("name", f.getName()).put("type", f.getType().toString())
+      columns.addObject().put("name", f.getName()).put("type", dev.lake.engine.SqlTypeNames.of(f.getType()))
+          .put("arrow_type", f.getType().toString())
           .put("nullable", f.isNullable());
     }
     ArrayNode history = out.putArray("history");

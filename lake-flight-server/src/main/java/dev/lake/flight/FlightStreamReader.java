@@ -19,7 +19,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * An ingest's DoPut stream as an {@link ArrowReader}: each {@link #loadNextBatch()} pulls one batch from the
  * client (gRPC flow control is the backpressure), validates it ({@link BatchValidation}) and moves its buffers into
- * this reader's root, so nothing is collected. Safe to call from a different thread each time (Lance does). Remembers why the stream failed.
+ * this reader's root, so nothing is collected. Safe to call from a different thread each time (Lance does).
+ * Remembers why the stream failed. Dictionary-encoded columns (pandas categories, Parquet dictionary pages) are
+ * decoded to their value type here, so the table stores values ({@link DictionaryColumns}).
  */
 final class FlightStreamReader extends ArrowReader implements ReportsFailure {
   private final FlightStream stream;
@@ -55,7 +57,11 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
       long batchBytes = 0;
       for (int i = 0; i < in.getFieldVectors().size(); i++) {
         batchBytes += in.getVector(i).getBufferSize();
-        in.getVector(i).makeTransferPair(out.getVector(i)).transfer();
+        if (in.getVector(i).getField().getDictionary() != null) {
+          DictionaryColumns.decodeInto(in.getVector(i), stream.getDictionaryProvider(), out.getVector(i));
+        } else {
+          in.getVector(i).makeTransferPair(out.getVector(i)).transfer();
+        }
       }
       out.setRowCount(in.getRowCount());
       rows += in.getRowCount();
@@ -89,7 +95,7 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
 
   @Override
   protected Schema readSchema() {
-    return stream.getSchema();
+    return DictionaryColumns.decoded(stream.getSchema(), stream.getDictionaryProvider());
   }
 
   /**

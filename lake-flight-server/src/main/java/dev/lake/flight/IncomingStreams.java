@@ -71,26 +71,29 @@ final class IncomingStreams {
   }
 
   /** Binds one row of parameters into the statement handle, which goes back to the client. */
+  /** The most parameter rows one execution binds (each row is one endpoint of the FlightInfo). */
+  static final int MAX_PARAMETER_ROWS = 1024;
+
   Runnable bindParameters(FlightSql.CommandPreparedStatementQuery command, FlightStream stream,
       StreamListener<PutResult> ackStream) {
     return () -> {
       StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
       StreamWatch.current().ifPresent(w -> w.awaitSchema(firstMessageTimeout));
-      List<Object> bound = List.of();
-      int rows = 0;
+      // Several rows: the statement runs once per row, results concatenated (one endpoint per row).
+      List<List<Object>> rows = new java.util.ArrayList<>();
       while (idle.next(stream)) {
         VectorSchemaRoot root = stream.getRoot();
-        if (root.getRowCount() == 0) {
-          continue;
+        for (int r = 0; r < root.getRowCount(); r++) {
+          if (rows.size() >= MAX_PARAMETER_ROWS) {
+            throw new LakeException(ErrorCode.INVALID_ARGUMENT, "lake binds at most " + MAX_PARAMETER_ROWS
+                + " parameter rows to"
+                + " one execution of a prepared statement; bind fewer rows per execution");
+          }
+          rows.add(ArrowParameters.row(root, r));
         }
-        rows += root.getRowCount();
-        if (rows > 1) {
-          throw new LakeException(ErrorCode.INVALID_ARGUMENT,
-              "lake binds one row of parameters per execution; got " + rows);
-        }
-        bound = ArrowParameters.row(root, 0);
       }
-      byte[] updated = tickets.encodeHandle(handle.withParameters(bound));
+      byte[] updated = tickets.encodeHandle(rows.isEmpty() ? handle.withParameters(List.of())
+          : handle.withRows(rows));
       send(ackStream, FlightSql.DoPutPreparedStatementResult.newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(updated)).build().toByteArray());
       ackStream.onCompleted();

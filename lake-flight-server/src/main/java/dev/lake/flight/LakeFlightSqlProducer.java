@@ -200,24 +200,58 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
 
   @Override
   public void listActions(CallContext context, StreamListener<ActionType> listener) {
-    super.listActions(context, new StreamListener<>() {
-      @Override
-      public void onNext(ActionType val) {
-        listener.onNext(val);
-      }
+    ServedActions.all(actions.types()).forEach(listener::onNext);
+    listener.onCompleted();
+  }
 
-      @Override
-      public void onError(Throwable t) {
-        listener.onError(t);
-      }
+  // ---- what lake does not have: UNIMPLEMENTED with a message ----
 
-      @Override
-      public void onCompleted() {
-        listener.onNext(org.apache.arrow.flight.FlightConstants.CANCEL_FLIGHT_INFO);
-        actions.types().forEach(listener::onNext);
-        listener.onCompleted();
-      }
-    });
+  @Override
+  public void beginTransaction(FlightSql.ActionBeginTransactionRequest request, CallContext context,
+      StreamListener<FlightSql.ActionBeginTransactionResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void beginSavepoint(FlightSql.ActionBeginSavepointRequest request, CallContext context,
+      StreamListener<FlightSql.ActionBeginSavepointResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void endTransaction(FlightSql.ActionEndTransactionRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void endSavepoint(FlightSql.ActionEndSavepointRequest request, CallContext context,
+      StreamListener<Result> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noTransactions()));
+  }
+
+  @Override
+  public void createPreparedSubstraitPlan(FlightSql.ActionCreatePreparedSubstraitPlanRequest request,
+      CallContext context, StreamListener<FlightSql.ActionCreatePreparedStatementResult> listener) {
+    listener.onError(StatusMapper.toStatus(ServedActions.noSubstrait()));
+  }
+
+  @Override
+  public FlightInfo getFlightInfoSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightDescriptor descriptor) {
+    throw ServedActions.noSubstrait();
+  }
+
+  @Override
+  public SchemaResult getSchemaSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightDescriptor descriptor) {
+    throw ServedActions.noSubstrait();
+  }
+
+  @Override
+  public Runnable acceptPutSubstraitPlan(FlightSql.CommandStatementSubstraitPlan command, CallContext context,
+      FlightStream flightStream, StreamListener<PutResult> ackStream) {
+    return () -> ackStream.onError(StatusMapper.toStatus(ServedActions.noSubstrait()));
   }
 
   // ---- statements ----
@@ -278,18 +312,24 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     return plan(tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray()), context, descriptor);
   }
 
-  /** Pins the versions now (execution time), and hands out a ticket that carries them. */
+  /**
+   * Pins the versions now (execution time), and hands out a ticket that carries them: one endpoint, or one per bound
+   * parameter row (the statement runs once per row; reading the endpoints in order concatenates the results).
+   */
   private FlightInfo plan(StatementHandle statement, CallContext context, FlightDescriptor descriptor) {
     String user = access.identity(context).user();
     String queryId = UUID.randomUUID().toString();
     PreparedQuery prepared = streams.prepare(statement.sql(), user, queryId);
-    QueryTicket ticket = new QueryTicket(statement.sql(), statement.parameters(), prepared.pins(), user,
-        clock.instant().plus(ticketLifetime), queryId);
-    FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
-        .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
-    Ticket flightTicket = new Ticket(Any.pack(wrapped).toByteArray());
-    return FlightInfo.builder(prepared.resultSchema(), descriptor, List.of(new FlightEndpoint(flightTicket)))
-        .setRecords(-1).setBytes(-1).build();
+    List<FlightEndpoint> endpoints = new java.util.ArrayList<>();
+    for (List<Object> row : statement.rows()) {
+      QueryTicket ticket = new QueryTicket(statement.sql(), row, prepared.pins(), user,
+          clock.instant().plus(ticketLifetime), endpoints.isEmpty() ? queryId : UUID.randomUUID().toString());
+      FlightSql.TicketStatementQuery wrapped = FlightSql.TicketStatementQuery.newBuilder()
+          .setStatementHandle(ByteString.copyFrom(tickets.encodeTicket(ticket))).build();
+      endpoints.add(new FlightEndpoint(new Ticket(Any.pack(wrapped).toByteArray())));
+    }
+    return FlightInfo.builder(prepared.resultSchema(), descriptor, endpoints).setRecords(-1).setBytes(-1)
+        .setOrdered(endpoints.size() > 1).build();
   }
 
   @Override
@@ -335,6 +375,10 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
         statement = tickets.decodeHandle(command.unpack(FlightSql.CommandPreparedStatementQuery.class)
             .getPreparedStatementHandle().toByteArray());
+        if (!statement.moreRows().isEmpty()) {
+          throw new IllegalArgumentException("PollFlightInfo runs a prepared statement with one parameter row; this"
+              + " one has " + statement.rows().size() + ": use GetFlightInfo (one endpoint per row) or bind one row");
+        }
       } else {
         return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
       }

@@ -21,6 +21,7 @@ import dev.lake.flight.namespace.TableResolver;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.Readiness;
 import dev.lake.flight.metrics.SlowQueryLog;
+import dev.lake.flight.session.ClosedSessions;
 import dev.lake.flight.session.SessionMiddleware;
 import dev.lake.flight.session.SessionOptionsHandler;
 import dev.lake.flight.session.SessionTokens;
@@ -198,17 +199,19 @@ public final class LakeServer implements AutoCloseable {
     // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
     // buffers and the heap charged for their operators and plans, query.node-memory-limit).
     this.queryAllocator = allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit());
+    ClosedSessions closedSessions = new ClosedSessions();
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
         new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
-        limits, spool, events, new SessionOptionsHandler(), config.streams());
+        limits, spool, events, new SessionOptionsHandler(closedSessions),
+        config.streams());
     LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
     LoginMeters.bind(metrics.registry(), logins);
     this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
     FlightServer.Builder flight = FlightServer.builder(allocator,
             TransportSecurity.location(config.host(), config.port(), config.security()), producer)
         .headerAuthenticator(new LakeAuthenticator(config.users(), tokens, config.security().mutualTls(), logins))
-        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer)));
+        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer), closedSessions));
     TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
     TransportSecurity.limit(flight, config.guard());
     this.server = flight.build();

@@ -86,8 +86,13 @@ class CliTest {
       LakeCli.Result described = cli.run("describe", "events", "--port", port);
       assertThat(described.exitCode()).as("%s", described).isZero();
       assertThat(described.stdout()).contains("version:     2").contains("rows:        10,000")
-          .containsPattern("score\\s+FloatingPoint\\(DOUBLE\\)")
-          .containsPattern("on_day\\s+Date\\(DAY\\)").contains("version 1  registered");
+          .containsPattern("score\\s+DOUBLE").containsPattern("on_day\\s+DATE").containsPattern("id\\s+BIGINT")
+          .doesNotContain("FloatingPoint").contains("version 1  registered");
+      // the SQL shell starts without the JDBC driver's java.util.logging INFO lines
+      LakeCli.Result shell = cli.runWithInput("SELECT 1 AS one;\n!quit\n", "sql",
+          "jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false");
+      assertThat(shell.stdout() + shell.stderr()).as("%s", shell).contains("1 row selected")
+          .doesNotContain("INFO:").doesNotContain("Debug mode disabled");
       LakeCli.Result tables = cli.run("tables", "--port", port);
       assertThat(tables.lines()).as("%s", tables).containsExactly("events");
 

@@ -79,7 +79,7 @@ class JdbcMetadataTest {
         assertThat(answers).as("getters called").hasSizeGreaterThan(130);
 
         // 2. The truthful capability answers (the driver reads these from the server's SqlInfo).
-        assertThat(md.isReadOnly()).as("isReadOnly").isTrue();
+        assertThat(md.isReadOnly()).as("isReadOnly: bulk ingest writes").isFalse();
         assertThat(md.supportsTransactions()).as("supportsTransactions").isFalse();
         assertThat(md.getDefaultTransactionIsolation()).isEqualTo(Connection.TRANSACTION_NONE);
         assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");

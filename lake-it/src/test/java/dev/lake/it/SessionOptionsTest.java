@@ -2,6 +2,7 @@ package dev.lake.it;
 
 import static dev.lake.it.support.SessionFlightClient.options;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.LakeTestServer;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.arrow.flight.CloseSessionRequest;
 import org.apache.arrow.flight.CloseSessionResult;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.SessionOptionValueFactory;
 import org.apache.arrow.flight.SetSessionOptionsRequest;
 import org.apache.arrow.flight.SetSessionOptionsResult;
@@ -40,8 +43,6 @@ class SessionOptionsTest {
       ClientCookieMiddleware.Factory cookies = new ClientCookieMiddleware.Factory();
       try (SessionFlightClient client = SessionFlightClient.connect(allocator, server.port(), cookies)) {
         FlightSqlClient sql = client.sql();
-        // No session yet: no options set.
-        assertThat(client.options()).isEmpty();
 
         SetSessionOptionsResult set = sql.setSessionOptions(new SetSessionOptionsRequest(
             options("catalog", "LAKE", "schema", "Main")), client.auth());
@@ -72,13 +73,16 @@ class SessionOptionsTest {
         // Another client (no cookie) has a session of its own.
         try (SessionFlightClient other = SessionFlightClient.connect(allocator, server.port(),
             new ClientCookieMiddleware.Factory())) {
+          assertThat(other.sql().setSessionOptions(new SetSessionOptionsRequest(Map.of()), other.auth())
+              .hasErrors()).isFalse();
           assertThat(other.options()).isEmpty();
         }
 
         // CloseSession ends it: the client drops the cookie, and the options are gone.
         assertThat(sql.closeSession(new CloseSessionRequest(), client.auth()).getStatus())
             .isEqualTo(CloseSessionResult.Status.CLOSED);
-        assertThat(client.options()).isEmpty();
+        assertThatThrownBy(client::options).isInstanceOfSatisfying(FlightRuntimeException.class,
+            e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.NOT_FOUND));
         assertThat(client.count("SELECT COUNT(*) FROM sales")).isEqualTo(10);
       }
     }
@@ -98,6 +102,80 @@ class SessionOptionsTest {
             .hasErrors()).isFalse();
         assertThat(b.options()).containsOnly(Map.entry("schema", "main"));
       }
+    }
+  }
+
+  /**
+   * Flight's session rules (issue 21 item 7): GetSessionOptions and CloseSession without a session are NOT_FOUND;
+   * after CloseSession, every session action with that session's cookie is NOT_FOUND (the spec: "subsequent requests
+   * with the same session produce a NOT_FOUND error"), while queries go on with the default session.
+   */
+  @Test
+  void sessionOptionsFollowTheSpec() throws Exception {
+    try (LakeTestServer server = LakeTestServer.start(dataDir);
+        FlightTestClient writer = server.client();
+        BufferAllocator allocator = new RootAllocator()) {
+      LongTable.ingest(writer, "sales", 0, 3, FlightTestClient.create());
+      // A cookie jar that keeps what it is told to drop: a client that sends a closed session's cookie again.
+      StickyCookies sticky = new StickyCookies();
+      try (SessionFlightClient client = SessionFlightClient.connect(allocator, server.port(), sticky)) {
+        FlightSqlClient sql = client.sql();
+        assertNotFound(client::options, "no session");
+        assertNotFound(() -> sql.closeSession(new CloseSessionRequest(), client.auth()), "no session");
+
+        assertThat(sql.setSessionOptions(new SetSessionOptionsRequest(options("schema", "main")), client.auth())
+            .hasErrors()).isFalse();
+        assertThat(client.options()).containsOnly(Map.entry("schema", "main"));
+        assertThat(sql.closeSession(new CloseSessionRequest(), client.auth()).getStatus())
+            .isEqualTo(CloseSessionResult.Status.CLOSED);
+        assertThat(sticky.cookie).as("the closed session's cookie, kept by this client").isNotNull();
+        assertNotFound(client::options, "closed");
+        assertNotFound(() -> sql.closeSession(new CloseSessionRequest(), client.auth()), "closed");
+        assertNotFound(() -> sql.setSessionOptions(new SetSessionOptionsRequest(options("schema", "main")),
+            client.auth()), "closed");
+        assertThat(client.count("SELECT COUNT(*) FROM sales")).as("queries are not refused").isEqualTo(3);
+      }
+    }
+  }
+
+  private static void assertNotFound(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String why) {
+    assertThatThrownBy(call).isInstanceOfSatisfying(FlightRuntimeException.class, e -> {
+      assertThat(e.status().code()).isEqualTo(FlightStatusCode.NOT_FOUND);
+      assertThat(e.getMessage()).contains(why.equals("closed") ? "closed" : "no session");
+    });
+  }
+
+  /** Sends back the first session cookie it was given, whatever the server says later. */
+  private static final class StickyCookies implements org.apache.arrow.flight.FlightClientMiddleware.Factory {
+    volatile String cookie;
+
+    @Override
+    public org.apache.arrow.flight.FlightClientMiddleware onCallStarted(org.apache.arrow.flight.CallInfo info) {
+      return new org.apache.arrow.flight.FlightClientMiddleware() {
+        @Override
+        public void onBeforeSendingHeaders(org.apache.arrow.flight.CallHeaders outgoing) {
+          if (cookie != null) {
+            outgoing.insert("cookie", cookie);
+          }
+        }
+
+        @Override
+        public void onHeadersReceived(org.apache.arrow.flight.CallHeaders incoming) {
+          Iterable<String> set = incoming.getAll("set-cookie");
+          if (set == null) {
+            return;
+          }
+          for (String header : set) {
+            String pair = header.split(";", 2)[0].strip();
+            if (cookie == null && pair.startsWith("arrow_flight_session_id=") && pair.length() > 24) {
+              cookie = pair;
+            }
+          }
+        }
+
+        @Override
+        public void onCallCompleted(org.apache.arrow.flight.CallStatus status) {}
+      };
     }
   }
 

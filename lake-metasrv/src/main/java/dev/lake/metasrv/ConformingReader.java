@@ -1,5 +1,6 @@
 package dev.lake.metasrv;
 
+import dev.lake.engine.SqlTypeNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,13 +54,13 @@ public final class ConformingReader extends ArrowReader implements ReportsFailur
       Field want = table.getFields().get(t);
       Integer s = byName.remove(want.getName().toLowerCase(Locale.ROOT));
       if (s == null) {
-        problems.add("column '" + want.getName() + "' (" + want.getType() + ") is missing");
+        problems.add("column '" + want.getName() + "' (" + SqlTypeNames.of(want.getType()) + ") is missing");
         continue;
       }
       Field got = fields.get(s);
       if (!got.getType().equals(want.getType()) || !got.getChildren().equals(want.getChildren())) {
-        problems.add("column '" + want.getName() + "' is " + want.getType() + " in the table but "
-            + got.getType() + " in the data");
+        problems.add("column '" + want.getName() + "' is " + SqlTypeNames.of(want.getType()) + " in the table but "
+            + SqlTypeNames.of(got.getType()) + " in the data");
       }
       index[t] = s;
     }

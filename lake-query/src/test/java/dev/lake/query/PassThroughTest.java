@@ -70,7 +70,8 @@ class PassThroughTest extends LakeTestSupport {
     assertThat(schema.findField("tsp").getType()).isEqualTo(MICROS_PARIS);
     assertThat(schema.findField("tm").getType()).isEqualTo(TIME_MICROS);
     assertThat(schema.findField("d").getType()).isEqualTo(DECIMAL_38_10);
-    assertThat(schema.findField("ls").getType()).as("large strings are downcast").isEqualTo(ArrowType.Utf8.INSTANCE);
+    assertThat(schema.findField("ls").getType()).as("large strings come back as stored")
+        .isEqualTo(ArrowType.LargeUtf8.INSTANCE);
     assertThat(result.rows()).hasSize(3);
     List<Object> one = result.rows().stream().filter(r -> r.get(0).equals(1L)).findFirst().orElseThrow();
     assertThat(one.get(1)).isEqualTo(LocalDateTime.of(2024, 1, 1, 0, 0, 1, 1_000));

@@ -55,10 +55,10 @@ class QueryErrorsTest extends LakeTestSupport {
   void malformedSqlIsRejectedAsSyntaxError() {
     assertThatThrownBy(() -> service.prepare("SELEC id FROM t"))
         .isInstanceOf(QueryRejectedException.class)
-        .hasMessageStartingWith("SQL syntax error");
+        .hasMessageStartingWith("syntax error at line 1, column 1");
     assertThatThrownBy(() -> service.prepare("SELECT id FROM t WHERE"))
         .isInstanceOf(QueryRejectedException.class)
-        .hasMessageStartingWith("SQL syntax error");
+        .hasMessageStartingWith("syntax error at line 1");
     assertThatThrownBy(() -> service.prepare("   "))
         .isInstanceOf(QueryRejectedException.class)
         .hasMessageContaining("empty");

@@ -12,6 +12,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
+import dev.lake.flight.DictionaryColumns;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -41,7 +42,8 @@ public final class FileBatches extends ArrowReader {
     this.batchRows = batchRows;
     this.progress = progress;
     try (Open first = open(files.get(0))) {
-      this.schema = first.reader.getVectorSchemaRoot().getSchema();
+      // dictionary-encoded columns (Parquet written from pandas categories) are sent as their values
+      this.schema = DictionaryColumns.decoded(first.reader.getVectorSchemaRoot().getSchema(), first.reader);
     } catch (IOException e) {
       throw new IllegalStateException(e.getMessage(), e); // open() names the file and the format
     }
@@ -71,7 +73,7 @@ public final class FileBatches extends ArrowReader {
         }
         SourceFile file = files.get(next++);
         current = open(file);
-        Schema found = current.reader.getVectorSchemaRoot().getSchema();
+        Schema found = DictionaryColumns.decoded(current.reader.getVectorSchemaRoot().getSchema(), current.reader);
         if (!sameColumns(found, schema)) {
           throw new IllegalArgumentException(file.path() + " has the columns " + found + ", but "
               + files.get(0).path() + " has " + schema + ": ingest files of one schema together");
@@ -81,6 +83,21 @@ public final class FileBatches extends ArrowReader {
       if (current.reader.loadNextBatch()) {
         VectorSchemaRoot source = current.reader.getVectorSchemaRoot();
         VectorSchemaRoot target = getVectorSchemaRoot();
+        if (DictionaryColumns.any(source.getSchema())) {
+          long bytes = 0;
+          for (int i = 0; i < source.getFieldVectors().size(); i++) {
+            bytes += source.getVector(i).getBufferSize();
+            if (source.getVector(i).getField().getDictionary() != null) {
+              DictionaryColumns.decodeInto(source.getVector(i), current.reader, target.getVector(i));
+            } else {
+              source.getVector(i).makeTransferPair(target.getVector(i)).transfer();
+            }
+          }
+          target.setRowCount(source.getRowCount());
+          bytesRead += bytes;
+          progress.batch(target.getRowCount(), bytes);
+          return true;
+        }
         try (ArrowRecordBatch batch = new VectorUnloader(source).getRecordBatch()) {
           new VectorLoader(target).load(batch);
           long bytes = batch.computeBodyLength();

@@ -68,7 +68,9 @@ final class LakeSqlInfo {
     a.put(SqlInfo.FLIGHT_SQL_SERVER_NAME, utf8("lake"));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_VERSION, utf8(productVersion));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_ARROW_VERSION, utf8(arrowVersion()));
-    a.put(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY, bool(true));
+    // Not read-only: bulk ingest creates, appends to and replaces tables (the SQL surface itself is read-only;
+    // docs/api.md, "GetSqlInfo").
+    a.put(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY, bool(false));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_SQL, bool(true));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_SUBSTRAIT, bool(false));
     // The spec says "null if Substrait is not supported"; the union's string member is not
@@ -78,7 +80,8 @@ final class LakeSqlInfo {
     a.put(
         SqlInfo.FLIGHT_SQL_SERVER_TRANSACTION,
         int32(SqlSupportedTransaction.SQL_SUPPORTED_TRANSACTION_NONE_VALUE));
-    a.put(SqlInfo.FLIGHT_SQL_SERVER_CANCEL, bool(false));
+    // CancelFlightInfo and the older CancelQuery action (routed to it) stop running queries.
+    a.put(SqlInfo.FLIGHT_SQL_SERVER_CANCEL, bool(true));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_BULK_INGESTION, bool(true));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_INGEST_TRANSACTIONS_SUPPORTED, bool(false));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_STATEMENT_TIMEOUT, int32(0));

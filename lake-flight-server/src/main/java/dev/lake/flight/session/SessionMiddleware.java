@@ -24,14 +24,21 @@ public final class SessionMiddleware implements FlightServerMiddleware {
 
   private final SessionTokens tokens;
   private final boolean clearCookie;
+  private final boolean closedCookie;
   private SessionState session;
   private boolean changed;
   private boolean closed;
 
-  private SessionMiddleware(SessionTokens tokens, SessionState session, boolean clearCookie) {
+  private SessionMiddleware(SessionTokens tokens, SessionState session, boolean clearCookie, boolean closedCookie) {
     this.tokens = tokens;
     this.session = session;
     this.clearCookie = clearCookie;
+    this.closedCookie = closedCookie;
+  }
+
+  /** Whether the client sent the cookie of a session closed on this node (Flight: such requests are NOT_FOUND). */
+  public boolean sentClosedSession() {
+    return closedCookie;
   }
 
   /** The session the client sent, if any. */
@@ -79,9 +86,15 @@ public final class SessionMiddleware implements FlightServerMiddleware {
   /** Reads the session cookie of each call. */
   public static final class Factory implements FlightServerMiddleware.Factory<SessionMiddleware> {
     private final SessionTokens tokens;
+    private final ClosedSessions closed;
 
     public Factory(SessionTokens tokens) {
+      this(tokens, new ClosedSessions());
+    }
+
+    public Factory(SessionTokens tokens, ClosedSessions closed) {
       this.tokens = tokens;
+      this.closed = closed;
     }
 
     private static final long FOREIGN_COOKIE_LOG_INTERVAL_NANOS = 60_000_000_000L;
@@ -93,7 +106,7 @@ public final class SessionMiddleware implements FlightServerMiddleware {
     public SessionMiddleware onCallStarted(CallInfo info, CallHeaders incoming, RequestContext context) {
       Optional<String> cookie = cookie(incoming);
       if (cookie.isEmpty()) {
-        return new SessionMiddleware(tokens, null, false);
+        return new SessionMiddleware(tokens, null, false, false);
       }
       Optional<SessionState> session = tokens.decode(cookie.get());
       if (session.isEmpty()) {
@@ -106,9 +119,12 @@ public final class SessionMiddleware implements FlightServerMiddleware {
           LOG.info("ignoring session cookies this cluster did not issue; those clients' sessions start over "
               + "cookies={} (at most one such line a minute)", foreignCookies.getAndSet(0));
         }
-        return new SessionMiddleware(tokens, null, true);
+        return new SessionMiddleware(tokens, null, true, false);
       }
-      return new SessionMiddleware(tokens, session.get(), false);
+      if (closed.isClosed(session.get().id())) {
+        return new SessionMiddleware(tokens, null, true, true);
+      }
+      return new SessionMiddleware(tokens, session.get(), false, false);
     }
 
     private static Optional<String> cookie(CallHeaders headers) {

@@ -1,5 +1,7 @@
 package dev.lake.flight.session;
 
+import dev.lake.registry.error.ErrorCode;
+import dev.lake.registry.error.LakeException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,14 +24,25 @@ import org.slf4j.LoggerFactory;
  * resets it to its default. As Flight specifies, every valid option in a request is applied and each invalid one is
  * reported in the result ({@code INVALID_NAME} for an unknown option, {@code INVALID_VALUE} for an unknown catalog or
  * schema or a value that is not a string); the server log says why on one line. {@code GetSessionOptions} returns the
- * options the session set; {@code CloseSession} ends it.
+ * options the session set; {@code CloseSession} ends it. As Flight specifies, GetSessionOptions and CloseSession without
+ * a session, and any session action with the cookie of a closed session, are NOT_FOUND ({@link ClosedSessions}).
  */
 public final class SessionOptionsHandler {
   public static final String CATALOG = "catalog";
   public static final String SCHEMA = "schema";
+  private final ClosedSessions closed;
   private static final Logger LOG = LoggerFactory.getLogger(SessionOptionsHandler.class);
   private static final Set<String> CATALOGS = Set.of(SessionState.DEFAULT_CATALOG);
   private static final Set<String> SCHEMAS = Set.of(SessionState.DEFAULT_SCHEMA);
+
+  public SessionOptionsHandler() {
+    this(new ClosedSessions());
+  }
+
+  /** @param closed the sessions closed on this node (shared with the {@link SessionMiddleware.Factory}) */
+  public SessionOptionsHandler(ClosedSessions closed) {
+    this.closed = closed;
+  }
 
   /** The session of a call (an empty session when the client has none). */
   public static SessionState session(CallContext context) {
@@ -38,6 +51,9 @@ public final class SessionOptionsHandler {
 
   public SetSessionOptionsResult set(CallContext context, SetSessionOptionsRequest request) {
     SessionMiddleware middleware = middleware(context);
+    if (middleware.sentClosedSession()) {
+      throw closedSession();
+    }
     SessionState session = middleware.sessionOrNew();
     Map<String, SetSessionOptionsResult.Error> errors = new LinkedHashMap<>();
     for (Map.Entry<String, SessionOptionValue> option : request.getSessionOptions().entrySet()) {
@@ -69,16 +85,33 @@ public final class SessionOptionsHandler {
 
   public GetSessionOptionsResult get(CallContext context) {
     Map<String, SessionOptionValue> options = new LinkedHashMap<>();
-    middleware(context).session().ifPresent(s -> s.options()
-        .forEach((name, value) -> options.put(name, SessionOptionValueFactory.makeSessionOptionValue(value))));
+    existing(middleware(context)).options()
+        .forEach((name, value) -> options.put(name, SessionOptionValueFactory.makeSessionOptionValue(value)));
     return new GetSessionOptionsResult(options);
   }
 
   public CloseSessionResult close(CallContext context) {
     SessionMiddleware middleware = middleware(context);
-    middleware.session().ifPresent(s -> LOG.info("session closed sessionId={}", s.id()));
+    SessionState session = existing(middleware);
+    closed.close(session.id());
+    LOG.info("session closed sessionId={}", session.id());
     middleware.close();
     return new CloseSessionResult(CloseSessionResult.Status.CLOSED);
+  }
+
+  /** The client's session; NOT_FOUND when it has none or sent a closed one. */
+  private static SessionState existing(SessionMiddleware middleware) {
+    if (middleware.sentClosedSession()) {
+      throw closedSession();
+    }
+    return middleware.session().orElseThrow(() -> new LakeException(ErrorCode.NOT_FOUND, "this client has no"
+        + " session: SetSessionOptions starts one (its cookie, " + SessionMiddleware.COOKIE + ", must be sent"
+        + " back on later calls)"));
+  }
+
+  private static LakeException closedSession() {
+    return new LakeException(ErrorCode.NOT_FOUND, "the session was closed (CloseSession); drop its cookie,"
+        + " SetSessionOptions starts a new one");
   }
 
   private static void reject(Map<String, SetSessionOptionsResult.Error> errors, String option,

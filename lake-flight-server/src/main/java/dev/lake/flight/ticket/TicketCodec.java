@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,12 +34,20 @@ public final class TicketCodec {
     ObjectNode n = JSON.createObjectNode();
     n.put("sql", handle.sql());
     n.set("params", ParameterCodec.toJson(handle.parameters()));
+    if (!handle.moreRows().isEmpty()) {
+      ArrayNode more = n.putArray("more");
+      handle.moreRows().forEach(row -> more.add(ParameterCodec.toJson(row)));
+    }
     return seal(HANDLE, n);
   }
 
   public StatementHandle decodeHandle(byte[] bytes) {
     JsonNode n = open(HANDLE, bytes, "prepared statement handle");
-    return new StatementHandle(text(n, "sql"), ParameterCodec.fromJson(n.get("params")));
+    List<List<Object>> more = new java.util.ArrayList<>();
+    for (JsonNode row : n.path("more")) {
+      more.add(ParameterCodec.fromJson(row));
+    }
+    return new StatementHandle(text(n, "sql"), ParameterCodec.fromJson(n.get("params")), more);
   }
 
   public byte[] encodeTicket(QueryTicket ticket) {

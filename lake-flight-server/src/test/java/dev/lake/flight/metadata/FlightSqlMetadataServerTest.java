@@ -178,7 +178,7 @@ class FlightSqlMetadataServerTest {
       }
       assertThat(md.getDatabaseProductName()).isEqualTo("lake");
       assertThat(md.getDatabaseProductVersion()).isEqualTo("0.1.0-test");
-      assertThat(md.isReadOnly()).isTrue();
+      assertThat(md.isReadOnly()).isFalse(); // bulk ingest writes
       assertThat(md.supportsTransactions()).isFalse();
       assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");
       assertThat(md.supportsFullOuterJoins()).isTrue();

@@ -89,13 +89,13 @@ class SqlInfoTest {
   }
 
   @Test
-  void lakeIsReadOnlySqlWithBulkIngestAndWithoutTransactionsSubstraitOrCancel() {
+  void lakeAcceptsBulkIngestAndCancelWithoutTransactionsOrSubstrait() {
     Map<Integer, SqlInfoValue> info = all();
     assertThat(info)
-        .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY_VALUE, new SqlInfoValue.Bool(true))
+        .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY_VALUE, new SqlInfoValue.Bool(false))
         .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_SQL_VALUE, new SqlInfoValue.Bool(true))
         .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_SUBSTRAIT_VALUE, new SqlInfoValue.Bool(false))
-        .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_CANCEL_VALUE, new SqlInfoValue.Bool(false))
+        .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_CANCEL_VALUE, new SqlInfoValue.Bool(true))
         .containsEntry(SqlInfo.FLIGHT_SQL_SERVER_BULK_INGESTION_VALUE, new SqlInfoValue.Bool(true))
         .containsEntry(
             SqlInfo.FLIGHT_SQL_SERVER_INGEST_TRANSACTIONS_SUPPORTED_VALUE,

@@ -33,7 +33,7 @@ public final class SessionFlightClient implements AutoCloseable {
   }
 
   public static SessionFlightClient connect(BufferAllocator allocator, int port,
-      ClientCookieMiddleware.Factory cookies) {
+      org.apache.arrow.flight.FlightClientMiddleware.Factory cookies) {
     FlightClient flight = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port))
         .intercept(cookies).build();
     return new SessionFlightClient(flight, flight.authenticateBasicToken("lake", "lake").orElseThrow());

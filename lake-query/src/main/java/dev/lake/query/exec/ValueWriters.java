@@ -14,6 +14,8 @@ import org.apache.arrow.vector.FixedSizeBinaryVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeMicroVector;
@@ -100,6 +102,14 @@ final class ValueWriters {
     }
     if (vector instanceof VarBinaryVector) {
       VarBinaryVector v = (VarBinaryVector) vector;
+      return (row, value) -> v.setSafe(row, bytes(value));
+    }
+    if (vector instanceof LargeVarCharVector) {
+      LargeVarCharVector v = (LargeVarCharVector) vector;
+      return (row, value) -> v.setSafe(row, value.toString().getBytes(StandardCharsets.UTF_8));
+    }
+    if (vector instanceof LargeVarBinaryVector) {
+      LargeVarBinaryVector v = (LargeVarBinaryVector) vector;
       return (row, value) -> v.setSafe(row, bytes(value));
     }
     if (vector instanceof FixedSizeBinaryVector) {

@@ -4,6 +4,8 @@ import dev.lake.query.exec.ValueReaders.ValueReader;
 import dev.lake.query.exec.ValueWriters.ValueWriter;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -13,7 +15,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Moves a stored column's batch into a result vector: its buffers are transferred when the types are equal (no
- * copy); view and large strings/binaries are copied down to Utf8/Binary; decimals of the same scale keep their
+ * copy); other string/binary layouts (view, large, plain) are copied value by value; decimals of the same scale keep their
  * unscaled values (only the declared precision differs); timestamps are rescaled exactly between units; anything
  * else (a stored column that the statement casts to another unit, a 32-bit integer Lance's SQL engine returned for a
  * BIGINT) is converted value by value.
@@ -29,7 +31,8 @@ final class VectorCopy {
     }
     target.clear();
     if (source instanceof VariableWidthFieldVector
-        && (target instanceof VarCharVector || target instanceof VarBinaryVector)) {
+        && (target instanceof VarCharVector || target instanceof VarBinaryVector
+        || target instanceof LargeVarCharVector || target instanceof LargeVarBinaryVector)) {
       VariableWidthFieldVector from = (VariableWidthFieldVector) source;
       VariableWidthFieldVector to = (VariableWidthFieldVector) target;
       target.allocateNew();

@@ -26,8 +26,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * by {@link #resultType(ArrowType)}.
  *
  * <p>SQL to result: the reverse, TIME(p) and TIMESTAMP(p) in the unit that holds p digits (milliseconds up to 3),
- * TIMESTAMP WITH LOCAL TIME ZONE with zone "UTC". Results never carry view or large string/binary types (the
- * JDBC driver cannot read view types).
+ * TIMESTAMP WITH LOCAL TIME ZONE with zone "UTC". A stored column keeps its large string/binary type in results (what
+ * is stored comes back); view types become Utf8/Binary (the JDBC driver cannot read them).
  */
 public final class ArrowTypeMapping {
   private static final int MAX_DECIMAL_PRECISION = 38;
@@ -124,15 +124,13 @@ public final class ArrowTypeMapping {
   }
 
   /**
-   * The type a stored column has in results: the stored type, except that view and large string/binary types
-   * become Utf8/Binary. Units, zones and decimal precision are kept.
+   * The type a stored column has in results: the stored type, except that view types become Utf8/Binary. Units,
+   * zones, decimal precision and large string/binary types are kept.
    */
   public static ArrowType resultType(ArrowType stored) {
     switch (stored.getTypeID()) {
-      case LargeUtf8:
       case Utf8View:
         return ArrowType.Utf8.INSTANCE;
-      case LargeBinary:
       case BinaryView:
         return ArrowType.Binary.INSTANCE;
       default:

@@ -64,6 +64,11 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
     return schema.getFields();
   }
 
+  /** The stored schema-level metadata (e.g. pandas' {@code pandas} key); empty when there is none. */
+  public java.util.Map<String, String> schemaMetadata() {
+    return schema.getCustomMetadata() == null ? java.util.Map.of() : schema.getCustomMetadata();
+  }
+
   /** Records the row count of the pinned version (metadata only; the same for every execution of this pin). */
   public void rowCount(long rows) {
     if (rows < 0) {

@@ -14,7 +14,8 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
  *
  * <p>Lexical rules: double-quoted identifiers, unquoted identifiers keep their case, names match
  * case-insensitively ({@link Lex#MYSQL_ANSI}); LENIENT conformance. The DDL grammar is parsed too, only so that a
- * rejected CREATE/DROP/ALTER/TRUNCATE can be named.
+ * rejected CREATE/DROP/ALTER/TRUNCATE can be named. Words PostgreSQL does not reserve are accepted as names
+ * ({@link LenientParser}); syntax errors say where: {@code syntax error at line 1, column 1 near "SELEC"}.
  */
 public final class StatementParser {
   /** The parser configuration every lake statement is parsed with. */
@@ -48,8 +49,8 @@ public final class StatementParser {
     limits.checkLength(sql);
     SqlNode statement;
     try {
-      statement = SqlParser.create(withoutTrailingSemicolon(sql), CONFIG).parseStmt();
-    } catch (SqlParseException e) {
+      statement = LenientParser.parse(withoutTrailingSemicolon(sql), CONFIG);
+    } catch (LenientParser.SyntaxError | SqlParseException e) {
       if (causedByStackOverflow(e)) {
         throw tooDeep();
       }
@@ -61,7 +62,8 @@ public final class StatementParser {
         throw new QueryRejectedException("SELECT ... INTO OUTFILE/DUMPFILE statements are not allowed: "
             + SqlSurfacePolicy.READ_ONLY + "; lake writes no files, it streams results to the client");
       }
-      throw new QueryRejectedException("SQL syntax error: " + firstLine(e.getMessage()), e);
+      throw new QueryRejectedException(e instanceof LenientParser.SyntaxError ? e.getMessage()
+          : "syntax error: " + firstLine(e.getMessage()), e);
     } catch (StackOverflowError e) {
       throw tooDeep();
     }
