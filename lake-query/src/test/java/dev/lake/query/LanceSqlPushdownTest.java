@@ -61,7 +61,7 @@ class LanceSqlPushdownTest extends LakeTestSupport {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
-      "SELECT name, COUNT(*) AS n, SUM(price) AS total, AVG(price) AS mean, MIN(d) AS first_day FROM items"
+      "SELECT name, COUNT(*) AS n, SUM(price) AS total, AVG(qty) AS mean, MIN(d) AS first_day FROM items"
           + " WHERE qty > 0 GROUP BY name ORDER BY name NULLS FIRST",
       "SELECT id, price * (1 - CAST(0.05 AS DECIMAL(3, 2))) AS net, price + 1.25 AS up, -price AS neg FROM items"
           + " WHERE price BETWEEN 1.00 AND 200.00 ORDER BY id",
