@@ -279,8 +279,13 @@ final class ExactRuntime extends RexShuttle {
       return join;
     }
     if (!(join instanceof org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin)) {
-      throw new QueryRejectedException("this join compares TIMESTAMP or TIME values of different precisions (or"
-          + " with a literal of finer precision) in its keys; CAST one side to the other's type");
+      org.apache.calcite.rel.core.JoinInfo before = join.analyzeCondition();
+      org.apache.calcite.rel.core.JoinInfo after = org.apache.calcite.rel.core.JoinInfo.of(join.getLeft(),
+          join.getRight(), condition);
+      if (!before.leftKeys.equals(after.leftKeys) || !before.rightKeys.equals(after.rightKeys)) {
+        throw new QueryRejectedException("this join compares TIMESTAMP or TIME values of different precisions in"
+            + " its keys; CAST one side to the other's type");
+      }
     }
     return join.copy(join.getTraitSet(), condition, join.getLeft(), join.getRight(), join.getJoinType(),
         join.isSemiJoinDone());
