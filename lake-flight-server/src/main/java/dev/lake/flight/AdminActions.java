@@ -96,7 +96,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
       case DROP_TABLE -> drop(caller, action, mayForward);
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
-      case STATUS -> status();
+      case STATUS -> status(caller);
       default -> throw new LakeException(ErrorCode.UNIMPLEMENTED, "unknown action '" + StatusMapper.truncate(
           action.getType()) + "'; ListActions names the ones lake has");
     };
@@ -180,9 +180,15 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     return out;
   }
 
-  private ObjectNode status() {
+  /** The node's view; a reader sees the registry's kind only, never its path, bucket or endpoint (admins do). */
+  private ObjectNode status(Identity caller) {
     ObjectNode out = JSON.createObjectNode();
-    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe());
+    String registry = store.describe();
+    if (!caller.role().allows(Role.ADMIN)) {
+      int colon = registry.indexOf(':');
+      registry = colon > 0 ? registry.substring(0, colon) : registry;
+    }
+    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", registry);
     Optional<LeaderLease> lease = store.lease();
     if (lease.isPresent()) {
       out.put("leader_id", lease.get().holderId()).put("term", lease.get().term())
