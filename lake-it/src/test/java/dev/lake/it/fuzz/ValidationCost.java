@@ -79,7 +79,7 @@ public final class ValidationCost {
     }
 
     @Override
-    public boolean loadNextBatch() {
+    public boolean loadNextBatch() throws java.io.IOException {
       if (sent >= rows) {
         return false;
       }
