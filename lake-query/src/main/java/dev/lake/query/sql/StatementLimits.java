@@ -120,6 +120,13 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
         continue;
       }
       SqlKind kind = call.getKind();
+      if (call instanceof org.apache.calcite.sql.SqlSelect select) {
+        rowCount("OFFSET", select.getOffset());
+        rowCount("LIMIT", select.getFetch());
+      } else if (call instanceof org.apache.calcite.sql.SqlOrderBy orderBy) {
+        rowCount("OFFSET", orderBy.offset);
+        rowCount("LIMIT", orderBy.fetch);
+      }
       if (kind == SqlKind.JOIN && ++joins > maxJoins) {
         throw refused("it joins more than " + maxJoins + " times (query.max-joins)");
       }
@@ -138,6 +145,15 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
           depths.push(depth + 1);
         }
       }
+    }
+  }
+
+  /** LIMIT and OFFSET are row counts lake's row runtime holds in an int: larger ones are refused, not mis-run. */
+  private static void rowCount(String clause, SqlNode value) {
+    if (value instanceof org.apache.calcite.sql.SqlNumericLiteral n && n.isExact()
+        && n.getValueAs(java.math.BigDecimal.class).compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+      throw refused(clause + " " + n.toValue() + " is above the largest row count lake supports there ("
+          + Integer.MAX_VALUE + "); leave the LIMIT out to read every row");
     }
   }
 
