@@ -120,6 +120,12 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
         continue;
       }
       SqlKind kind = call.getKind();
+      if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction f
+          && SqlSurfacePolicy.SESSION_FUNCTIONS.contains(f.getName().toUpperCase(java.util.Locale.ROOT))) {
+        throw new QueryRejectedException("function " + f.getName().toUpperCase(java.util.Locale.ROOT)
+            + " is not supported: lake's SQL does not expose the session's user, role or path (the caller is known "
+            + "from its credentials; catalog and schema are 'lake' and 'main')");
+      }
       if (call instanceof org.apache.calcite.sql.SqlSelect select) {
         rowCount("OFFSET", select.getOffset());
         rowCount("LIMIT", select.getFetch());
