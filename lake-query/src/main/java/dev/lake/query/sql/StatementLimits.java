@@ -116,6 +116,12 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
         }
         continue;
       }
+      if (node instanceof org.apache.calcite.sql.SqlIdentifier id && id.isSimple() && !id.isComponentQuoted(0)
+          && SqlSurfacePolicy.SESSION_FUNCTIONS.contains(id.getSimple().toUpperCase(java.util.Locale.ROOT))) {
+        // unquoted USER, CURRENT_USER, ... are the standard's session functions (quote a column of that name)
+        throw new QueryRejectedException(id.getSimple().toUpperCase(java.util.Locale.ROOT) + " is not supported: "
+            + "lake's SQL does not expose the session's user, role or path; a column of that name must be quoted");
+      }
       if (!(node instanceof SqlCall call)) {
         continue;
       }
