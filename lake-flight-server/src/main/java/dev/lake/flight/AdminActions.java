@@ -197,11 +197,19 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     return out;
   }
 
-  /** The node's view of the cluster; internal endpoint addresses only for an admin ({@code showInternal}). */
+  /**
+   * The node's view of the cluster. A reader sees the registry's kind only, never its path, bucket or endpoint, and no
+   * internal endpoint addresses (admins see both: {@code showInternal}).
+   */
   private ObjectNode status(boolean showInternal) {
     ObjectNode out = JSON.createObjectNode();
+    String registry = store.describe();
+    if (!showInternal) {
+      int colon = registry.indexOf(':');
+      registry = colon > 0 ? registry.substring(0, colon) : registry;
+    }
     Optional<String> warming = warmup.get();
-    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", store.describe())
+    out.put("node", nodeId).put("leader", leadership.isLeader()).put("registry", registry)
         .put("ready", warming.isEmpty()).put("warmup", warming.orElse("done"));
     Optional<LeaderLease> lease = store.lease();
     if (lease.isPresent()) {

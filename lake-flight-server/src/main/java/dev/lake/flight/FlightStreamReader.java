@@ -72,7 +72,8 @@ final class FlightStreamReader extends ArrowReader implements ReportsFailure {
       throw e;
     } catch (RuntimeException e) {
       RuntimeException cause = new IngestStreamException("the ingest stream failed after " + rows + " rows: "
-          + e.getMessage() + "; nothing was committed", e);
+          + (e instanceof CodedFailure ? e.getMessage() : "batch " + (batches + 1) + " could not be read ("
+              + StatusMapper.withoutTypeNames(String.valueOf(e.getMessage())) + ")") + "; nothing was committed", e);
       failure = failure == null ? cause : failure;
       throw cause;
     }

@@ -114,6 +114,14 @@ public final class StatusMapper {
     return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "... (truncated)";
   }
 
+  /** Simple Java exception type names ("IOException: ") left in a message. */
+  private static final Pattern TYPE_NAME = Pattern.compile("\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b:?\\s*");
+
+  /** {@code message} without Java exception type names (a cause's message quoted in a client message). */
+  static String withoutTypeNames(String message) {
+    return TYPE_NAME.matcher(CLASS_NAME.matcher(message).replaceAll("")).replaceAll("");
+  }
+
   /** The last line of defence: a message without server paths, storage URIs, class names or stack frames. */
   static String clean(String message) {
     String m = FRAME.matcher(message).replaceAll("");
@@ -123,7 +131,7 @@ public final class StatusMapper {
       String name = r.group();
       return name.substring(name.lastIndexOf('.') + 1);
     });
-    return truncate(m);
+    return truncate(TYPE_NAME.matcher(m).replaceAll(""));
   }
 
   /** An Arrow allocator limit anywhere in the cause chain (engines and readers wrap it). */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * message; refused ingests leave the table unchanged; the node keeps answering well-formed queries.
  */
 class HostileInputFuzzerTest {
-  private static final int REQUESTS = 1_500;
+  private static final int REQUESTS = Integer.getInteger("lake.fuzz.requests", 1_000);
 
   @TempDir
   Path dataDir;

@@ -60,7 +60,8 @@ class StatementLimitsTest {
       over.put("query.max-joins", "SELECT t0.id FROM t t0" + joined("", " JOIN t t# ON t#.id = t0.id", 40)
           .replace(" t t0 ON t0.id = t0.id", " t t40 ON t40.id = t0.id"));
       over.put("query.max-set-operations", joined(" UNION ALL ", "SELECT id FROM t", 102));
-      over.put("query.max-parameters", "SELECT id FROM t WHERE id IN (" + joined(", ", "?", 10_001) + ")");
+      over.put("query.max-parameters", "VALUES (" + joined(", ", "CAST(? AS BIGINT)", 10_001) + ")");
+      over.put("LIMIT", "SELECT id FROM t LIMIT 9223372036854775807 OFFSET 9223372036854775807");
       Map<String, Long> millis = new LinkedHashMap<>();
       List<String> wrong = new ArrayList<>();
       for (Map.Entry<String, String> c : over.entrySet()) {

@@ -89,7 +89,15 @@ final class ValueWriters {
     if (vector instanceof DecimalVector) {
       DecimalVector v = (DecimalVector) vector;
       int scale = v.getScale();
-      return (row, value) -> v.setSafe(row, decimal(value, scale));
+      int precision = v.getPrecision();
+      return (row, value) -> {
+        java.math.BigDecimal d = decimal(value, scale);
+        if (d.precision() > precision) {
+          throw new dev.lake.query.QueryDataException("numeric overflow: a value needs " + d.precision()
+              + " digits, more than its result type DECIMAL(" + precision + ", " + scale + ") holds", null);
+        }
+        v.setSafe(row, d);
+      };
     }
     if (vector instanceof Decimal256Vector) {
       Decimal256Vector v = (Decimal256Vector) vector;

@@ -33,7 +33,15 @@ import org.apache.calcite.sql.type.SqlTypeName;
 public final class LanceFilterTranslator {
   private static final Set<String> UTC_ZONES = Set.of("UTC", "Etc/UTC", "+00:00", "Z");
 
+  /**
+   * The largest AND/OR and the deepest nesting handed to Lance. Lance's filter parser turns {@code a OR b OR ...} into
+   * a left-deep tree of binary nodes and walks it recursively on a native thread: a 463-value IN list (expanded to
+   * ORs) crashed the JVM with SIGSEGV (found by lake's fuzzer). Longer or deeper conditions are left to lake.
+   */
+  static final int MAX_JUNCTION = 32;
+  static final int MAX_DEPTH = 16;
   private final List<Field> columns;
+  private int depth;
 
   private LanceFilterTranslator(List<Field> columns) {
     this.columns = columns;
@@ -49,6 +57,15 @@ public final class LanceFilterTranslator {
   }
 
   private String condition(RexNode node) {
+    depth++;
+    try {
+      return depth > MAX_DEPTH ? null : translated(node);
+    } finally {
+      depth--;
+    }
+  }
+
+  private String translated(RexNode node) {
     if (node instanceof RexLiteral) {
       RexLiteral literal = (RexLiteral) node;
       Boolean value = literal.isNull() ? null : literal.getValueAs(Boolean.class);
@@ -98,6 +115,9 @@ public final class LanceFilterTranslator {
   }
 
   private String junction(RexCall call, String separator) {
+    if (call.getOperands().size() > MAX_JUNCTION) {
+      return null; // Lance parses an n-ary OR/AND into n nested binary nodes: a long one overflows a native stack
+    }
     List<String> parts = new ArrayList<>();
     for (RexNode operand : call.getOperands()) {
       String part = condition(operand);

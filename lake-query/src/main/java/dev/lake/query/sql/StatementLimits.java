@@ -116,10 +116,29 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
         }
         continue;
       }
+      if (node instanceof org.apache.calcite.sql.SqlIdentifier id && id.isSimple() && !id.isComponentQuoted(0)
+          && SqlSurfacePolicy.SESSION_FUNCTIONS.contains(id.getSimple().toUpperCase(java.util.Locale.ROOT))) {
+        // unquoted USER, CURRENT_USER, ... are the standard's session functions (quote a column of that name)
+        throw new QueryRejectedException(id.getSimple().toUpperCase(java.util.Locale.ROOT) + " is not supported: "
+            + "lake's SQL does not expose the session's user, role or path; a column of that name must be quoted");
+      }
       if (!(node instanceof SqlCall call)) {
         continue;
       }
       SqlKind kind = call.getKind();
+      if (call.getOperator() instanceof org.apache.calcite.sql.SqlFunction f
+          && SqlSurfacePolicy.SESSION_FUNCTIONS.contains(f.getName().toUpperCase(java.util.Locale.ROOT))) {
+        throw new QueryRejectedException("function " + f.getName().toUpperCase(java.util.Locale.ROOT)
+            + " is not supported: lake's SQL does not expose the session's user, role or path (the caller is known "
+            + "from its credentials; catalog and schema are 'lake' and 'main')");
+      }
+      if (call instanceof org.apache.calcite.sql.SqlSelect select) {
+        rowCount("OFFSET", select.getOffset());
+        rowCount("LIMIT", select.getFetch());
+      } else if (call instanceof org.apache.calcite.sql.SqlOrderBy orderBy) {
+        rowCount("OFFSET", orderBy.offset);
+        rowCount("LIMIT", orderBy.fetch);
+      }
       if (kind == SqlKind.JOIN && ++joins > maxJoins) {
         throw refused("it joins more than " + maxJoins + " times (query.max-joins)");
       }
@@ -138,6 +157,15 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
           depths.push(depth + 1);
         }
       }
+    }
+  }
+
+  /** LIMIT and OFFSET are row counts lake's row runtime holds in an int: larger ones are refused, not mis-run. */
+  private static void rowCount(String clause, SqlNode value) {
+    if (value instanceof org.apache.calcite.sql.SqlNumericLiteral n && n.isExact()
+        && n.getValueAs(java.math.BigDecimal.class).compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+      throw refused(clause + " " + n.toValue() + " is above the largest row count lake supports there ("
+          + Integer.MAX_VALUE + "); leave the LIMIT out to read every row");
     }
   }
 

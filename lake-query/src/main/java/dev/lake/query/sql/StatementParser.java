@@ -78,8 +78,8 @@ public final class StatementParser {
 
   /** The rejection for a statement whose nesting overflowed a stack while it was parsed, checked or planned. */
   public static QueryRejectedException tooDeep() {
-    return new QueryRejectedException("the statement is nested too deeply to be parsed or planned;"
-        + " simplify it (fewer nested expressions or subqueries)");
+    return new QueryRejectedException("the statement exceeds a limit: it is nested too deeply to be parsed or planned"
+        + " (query.max-expression-depth); simplify it (fewer nested expressions or subqueries)");
   }
 
   private static boolean causedByStackOverflow(Throwable e) {
