@@ -45,15 +45,15 @@ public final class HeapCharge implements AutoCloseable {
     if (charged <= reserved) {
       return;
     }
-    long more = Math.max(STEP, charged - reserved);
+    long needed = charged - reserved;
     if (reservation == null) {
       reservation = allocator.newReservation();
     }
-    boolean granted;
-    try {
-      granted = reservation.add(more);
-    } catch (RuntimeException e) {
-      granted = false;
+    long more = Math.max(STEP, needed);
+    boolean granted = reserve(more);
+    if (!granted && needed < STEP) {
+      more = needed;
+      granted = reserve(more);
     }
     if (!granted) {
       charged -= bytes;
@@ -62,6 +62,14 @@ public final class HeapCharge implements AutoCloseable {
           + " allows; add filters, read fewer rows or columns, or run it when the node is less busy");
     }
     reserved += more;
+  }
+
+  private boolean reserve(long bytes) {
+    try {
+      return reservation.add(bytes);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** Bytes charged so far. */
@@ -127,6 +135,6 @@ public final class HeapCharge implements AutoCloseable {
   }
 
   private static String mb(long bytes) {
-    return (bytes >> 20) + " MB";
+    return bytes >= 10L << 20 ? (bytes >> 20) + " MB" : Math.max(1, bytes >> 10) + " KB";
   }
 }
