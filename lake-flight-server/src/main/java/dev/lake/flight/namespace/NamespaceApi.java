@@ -157,6 +157,17 @@ final class NamespaceApi {
 
   private ObjectNode versions(Request r, String table) {
     List<VersionRecord> all = resolver.versions(table);
+    if (r.pin().isPresent()) {
+      // under a pin the table's history ends at the pinned version: a Lance reader that takes the newest listed
+      // version as current (managed versioning) opens the pinned one
+      ResolvedTable pinned = resolver.resolve(table, Optional.empty(), r.pin());
+      List<VersionRecord> upTo = new java.util.ArrayList<>(all.stream()
+          .filter(v -> v.version() <= pinned.version()).toList());
+      if (upTo.stream().noneMatch(v -> v.version() == pinned.version())) {
+        upTo.add(0, new VersionRecord(pinned.name(), pinned.generation(), pinned.version(), pinned.registeredAt()));
+      }
+      all = upTo;
+    }
     int limit = limit(r.query());
     long after = r.query().containsKey("page_token") ? parseLong("page_token", r.query().get("page_token")) : -1;
     ObjectNode out = JSON.createObjectNode();
