@@ -7,8 +7,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * Stored Arrow types as lake's SQL names, the way users read them: {@code BIGINT}, {@code DOUBLE}, {@code VARCHAR},
  * {@code DECIMAL(15,2)}, {@code TIMESTAMP(6)}, {@code TIMESTAMP(6) WITH LOCAL TIME ZONE}, {@code TIME(6)},
- * {@code BINARY(16)} (the mapping of docs/api.md, "Types"). An Arrow type lake's SQL cannot read is named as Arrow names
- * it ({@code Int(32, false)}).
+ * {@code BINARY(16)} (the Arrow-to-SQL mapping lake-query's planner uses). An Arrow type lake's SQL cannot read is
+ * named as Arrow names it ({@code Int(32, false)}).
  */
 public final class SqlTypeNames {
   private SqlTypeNames() {}

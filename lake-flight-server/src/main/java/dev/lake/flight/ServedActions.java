@@ -11,7 +11,7 @@ import org.apache.arrow.flight.sql.FlightSqlUtils;
 /**
  * What ListActions names — only the actions that work on lake — and the answer for the Flight SQL features lake does
  * not have (transactions, savepoints, Substrait plans): UNIMPLEMENTED with a message that says so (docs/api.md,
- * "Flight SQL capabilities").
+ * "Tier 1: interactive queries").
  */
 final class ServedActions {
   private ServedActions() {}

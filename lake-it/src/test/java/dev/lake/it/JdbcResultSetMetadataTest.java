@@ -55,7 +55,7 @@ class JdbcResultSetMetadataTest {
       "half|DOUBLE|15|0|true|null",
       "day|DATE|10|0|true|null",
       "rows_counted|BIGINT|19|0|false|null");
-  private static final String SQL = "SELECT *, c_dec12 * 2 AS twice, CAST(c_bigint AS DECIMAL(20, 4)) AS as_dec,"
+  private static final String SQL = "SELECT *, c_dec12 * 2 AS twice, CAST(c_int AS DECIMAL(20, 4)) AS as_dec,"
       + " UPPER(c_varchar) AS upper_text, id + 1 AS next_id, c_double / 2 AS half,"
       + " CAST(c_timestamp AS DATE) AS \"day\", COUNT(*) OVER () AS rows_counted FROM all_types";
 

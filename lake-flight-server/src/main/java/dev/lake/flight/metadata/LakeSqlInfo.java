@@ -69,7 +69,7 @@ final class LakeSqlInfo {
     a.put(SqlInfo.FLIGHT_SQL_SERVER_VERSION, utf8(productVersion));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_ARROW_VERSION, utf8(arrowVersion()));
     // Not read-only: bulk ingest creates, appends to and replaces tables (the SQL surface itself is read-only;
-    // docs/api.md, "GetSqlInfo").
+    // docs/api.md, "Tier 1: interactive queries").
     a.put(SqlInfo.FLIGHT_SQL_SERVER_READ_ONLY, bool(false));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_SQL, bool(true));
     a.put(SqlInfo.FLIGHT_SQL_SERVER_SUBSTRAIT, bool(false));

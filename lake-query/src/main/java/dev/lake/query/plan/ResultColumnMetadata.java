@@ -13,7 +13,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * and scale of every column, and for a stored column its catalog, schema and table. Values follow GetTables' column
  * metadata for the same Arrow type (type names are lake's SQL type names: BIGINT, DECIMAL, VARCHAR, TIMESTAMP, ...;
  * precision is the column size, scale the decimal or fractional-second digits), so a stored column is described the
- * same way in GetTables and in results (docs/api.md, "Result column metadata").
+ * same way in GetTables and in results (docs/api.md, "Tier 1: interactive queries").
  */
 public final class ResultColumnMetadata {
   public static final String CATALOG_NAME = "ARROW:FLIGHT:SQL:CATALOG_NAME";
