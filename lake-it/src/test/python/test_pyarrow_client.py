@@ -27,9 +27,9 @@ USER = os.environ.get("LAKE_USER", "lake")
 PASSWORD = os.environ.get("LAKE_PASSWORD", "lake")
 DATA_DIR = os.environ.get("LAKE_DATA_DIR", "")
 
-# Issue 21 items 1-2 (exact microseconds through computation) are fixed on another branch. Until it is merged, the
-# microsecond check below is an expected failure; set this to True when it is (an unexpected success fails the run).
-COMPUTED_TEMPORALS_KEEP_MICROSECONDS = os.environ.get("LAKE_COMPUTED_MICROS", "0") == "1"
+# Issue 21 items 1-2: computed TIME/TIMESTAMP values keep their microseconds (docs/api.md "Exactness").
+# LAKE_COMPUTED_MICROS=0 turns the check into an expected failure (for a server built before that change).
+COMPUTED_TEMPORALS_KEEP_MICROSECONDS = os.environ.get("LAKE_COMPUTED_MICROS", "1") == "1"
 
 INT64_MAX = 2 ** 63 - 1
 BERLIN = "Europe/Berlin"
