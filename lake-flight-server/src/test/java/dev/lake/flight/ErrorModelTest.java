@@ -66,9 +66,15 @@ import org.junit.jupiter.api.Test;
  * from a message's text: JDK exceptions are bugs (INTERNAL), whatever they say.
  */
 class ErrorModelTest {
-  /** lake's exception types that never reach a client (start-up and command-line failures, planner signals). */
+  /**
+   * lake's exception types that never reach a client (start-up and command-line failures, planner signals, and
+   * signals caught where they are raised: a forward's re-route, a certificate's ambiguous subject, a parse retry).
+   */
   private static final Set<String> NOT_CLIENT_VISIBLE = Set.of("dev.lake.flight.storage.StartupCheckException",
-      "dev.lake.flight.cli.UsageException", "dev.lake.query.vector.Unsupported");
+      "dev.lake.flight.cli.UsageException", "dev.lake.query.vector.Unsupported",
+      "dev.lake.flight.cluster.LeaderClient$LeaderMoved",
+      "dev.lake.flight.security.PeerCertificates$AmbiguousSubjectException",
+      "dev.lake.query.sql.LenientParser$SyntaxError");
 
   /** Every client-visible exception type, one instance each, and the status it declares. */
   private static Map<Throwable, ErrorCode> table() {
@@ -108,11 +114,22 @@ class ErrorModelTest {
         ErrorCode.INVALID_ARGUMENT);
     t.put(new QueryExecutionException("the statement failed on its data: looks like data", null),
         ErrorCode.INTERNAL);
+    t.put(new dev.lake.query.InexactResultException("numeric overflow"), ErrorCode.INVALID_ARGUMENT);
+    t.put(new dev.lake.query.guard.QueryMemoryException("over the budget"), ErrorCode.RESOURCE_EXHAUSTED);
+    t.put(new dev.lake.query.guard.QueryStoppedException(ErrorCode.DEADLINE_EXCEEDED, "timed out"),
+        ErrorCode.DEADLINE_EXCEEDED);
+    t.put(new dev.lake.query.guard.QueryStoppedException(ErrorCode.CANCELLED, "cancelled"), ErrorCode.CANCELLED);
     // flight
     t.put(new QueryCancelledException("cancelled"), ErrorCode.CANCELLED);
     t.put(new IngestIdleException("idle", null), ErrorCode.DEADLINE_EXCEEDED);
     t.put(new QueryLimitException("busy"), ErrorCode.RESOURCE_EXHAUSTED);
     t.put(new QueryTimeoutException("too slow"), ErrorCode.DEADLINE_EXCEEDED);
+    t.put(new dev.lake.flight.limits.UserLimitException("too many queries of one user"),
+        ErrorCode.RESOURCE_EXHAUSTED);
+    t.put(new dev.lake.flight.limits.WriteStallException("the client stopped reading"), ErrorCode.DEADLINE_EXCEEDED);
+    t.put(new dev.lake.flight.spool.SpoolQuotaException("the spool is full"), ErrorCode.RESOURCE_EXHAUSTED);
+    t.put(new dev.lake.flight.namespace.NamespaceException(dev.lake.flight.namespace.NamespaceException.Kind
+        .TABLE_NOT_FOUND, "no table t"), ErrorCode.NOT_FOUND);
     t.put(new FlightStreamReader.IngestStreamException("broken", new RuntimeException("x")),
         ErrorCode.INVALID_ARGUMENT);
     t.put(new FlightStreamReader.IngestStreamException("cancelled",
