@@ -56,7 +56,7 @@ class StatementLimitsTest {
       over.put("query.max-expression-depth", "SELECT " + nested("abs(", ")", "id", 500) + " FROM t");
       over.put("query.max-expression-depth (NOT)", "SELECT id FROM t WHERE " + "NOT ".repeat(500) + "id = 1");
       over.put("query.max-statement-length", "SELECT " + joined(" + ", "1", 600_000) + " FROM t");
-      over.put("query.max-in-list", "SELECT id FROM t WHERE id IN (" + joined(", ", "#", 10_001) + ")");
+      over.put("query.max-in-list", "SELECT id FROM t WHERE id IN (" + joined(", ", "#", 201) + ")");
       over.put("query.max-joins", "SELECT t0.id FROM t t0" + joined("", " JOIN t t# ON t#.id = t0.id", 40)
           .replace(" t t0 ON t0.id = t0.id", " t t40 ON t40.id = t0.id"));
       over.put("query.max-set-operations", joined(" UNION ALL ", "SELECT id FROM t", 102));
@@ -90,7 +90,7 @@ class StatementLimitsTest {
       List<List<Object>> deep = client.rows("SELECT " + nested("abs(", ")", "id", 120) + " AS v FROM t ORDER BY v");
       assertThat(deep).hasSize(3);
       assertThat(client.rows("SELECT id FROM t WHERE " + "NOT ".repeat(120) + "id = 1")).hasSize(1);
-      assertThat(client.rows("SELECT id FROM t WHERE id IN (" + joined(", ", "#", 10_000) + ")")).hasSize(3);
+      assertThat(client.rows("SELECT id FROM t WHERE id IN (" + joined(", ", "#", 200) + ")")).hasSize(3);
       assertThat(client.rows(joined(" UNION ALL ", "SELECT id FROM t", 100))).hasSize(300);
       assertThat(client.rows("SELECT count(*) FROM t t0" + joined("", " JOIN t t# ON t#.id = t0.id", 8)
           .replace(" t t0 ON t0.id = t0.id", " t t8 ON t8.id = t0.id"))).containsExactly(List.of(3L));

@@ -69,6 +69,7 @@ public final class StatementParser {
     }
     limits.check(statement);
     try {
+      statement = DoubleNegations.remove(statement);
       SqlSurfacePolicy.check(statement);
       return SystemTime.rewrite(statement);
     } catch (StackOverflowError e) {
