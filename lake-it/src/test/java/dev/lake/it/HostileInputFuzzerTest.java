@@ -28,7 +28,10 @@ class HostileInputFuzzerTest {
 
   private Report fuzz(long seed) throws Exception {
     try (ConfiguredServer server = ConfiguredServer.start(dataDir, List.of(new TestUser("lake", "lake", "admin")),
-        Map.of("ingest.first-message-timeout", "2s", "query.timeout", "20s"), b -> { })) {
+        // The fuzzer's bad credentials and its well-formed requests come from the same loopback address: without
+        // this, the per-address login throttle (tested in ResourceAbuseTest) would refuse its good logins too.
+        Map.of("ingest.first-message-timeout", "2s", "query.timeout", "20s", "auth.login-free-failures", "1000"),
+        b -> { })) {
       HostileInputFuzzer fuzzer = new HostileInputFuzzer("127.0.0.1", server.port(), "lake", "lake",
           Duration.ofSeconds(30), List.of(dataDir.toString(), dataDir.toRealPath().toString()));
       try {
