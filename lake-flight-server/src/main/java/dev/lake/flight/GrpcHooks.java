@@ -2,6 +2,7 @@ package dev.lake.flight;
 
 import dev.lake.flight.streams.DoPutGuard;
 import dev.lake.flight.streams.FlightServiceGuard;
+import dev.lake.flight.streams.GrpcInternals;
 import io.grpc.ServerInterceptor;
 import io.grpc.netty.NettyServerBuilder;
 import java.lang.reflect.Field;
@@ -37,8 +38,8 @@ public final class GrpcHooks {
   /** Installs {@code last} as the outermost server interceptor, also outside interceptors added after this. */
   private static boolean keepOutermost(NettyServerBuilder builder, ServerInterceptor last) {
     try {
-      Object impl = field(builder.getClass(), "serverImplBuilder").get(builder);
-      Field list = field(impl.getClass(), "interceptors");
+      Object impl = GrpcInternals.field(builder.getClass(), "serverImplBuilder").get(builder);
+      Field list = GrpcInternals.field(impl.getClass(), "interceptors");
       @SuppressWarnings("unchecked")
       List<ServerInterceptor> current = (List<ServerInterceptor>) list.get(impl);
       OutermostLast replacement = new OutermostLast(last);
@@ -52,18 +53,6 @@ public final class GrpcHooks {
     }
   }
 
-  private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      try {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
-      } catch (NoSuchFieldException next) {
-        // look in the superclass
-      }
-    }
-    throw new NoSuchFieldException(name);
-  }
 
   /** An interceptor list whose array form (what gRPC's server reads once) ends with {@code last}. */
   private static final class OutermostLast extends ArrayList<ServerInterceptor> {

@@ -3,7 +3,6 @@ package dev.lake.flight.streams;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
-import java.lang.reflect.Field;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,10 +41,10 @@ public final class FlightServiceGuard {
   @SuppressWarnings("unchecked")
   private static ServerServiceDefinition registered(NettyServerBuilder builder) {
     try {
-      Object impl = field(builder.getClass(), "serverImplBuilder").get(builder);
-      Object registry = field(impl.getClass(), "registryBuilder").get(impl);
-      Map<String, ServerServiceDefinition> services =
-          (Map<String, ServerServiceDefinition>) field(registry.getClass(), "services").get(registry);
+      Object impl = GrpcInternals.field(builder.getClass(), "serverImplBuilder").get(builder);
+      Object registry = GrpcInternals.field(impl.getClass(), "registryBuilder").get(impl);
+      Map<String, ServerServiceDefinition> services = (Map<String, ServerServiceDefinition>)
+          GrpcInternals.field(registry.getClass(), "services").get(registry);
       return services.get(SERVICE);
     } catch (ReflectiveOperationException | RuntimeException e) {
       LOG.debug("reading the registered services failed", e);
@@ -53,16 +52,4 @@ public final class FlightServiceGuard {
     }
   }
 
-  private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      try {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
-      } catch (NoSuchFieldException next) {
-        // look in the superclass
-      }
-    }
-    throw new NoSuchFieldException(name);
-  }
 }
