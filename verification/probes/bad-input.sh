@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Probe: at least 1,000 malformed or hostile requests against a real `bin/lake server` process — random and mutated
 # SQL, truncated and bit-flipped protobufs, garbage tickets and handles, oversized metadata, wrong credentials,
-# hostile action bodies and ingests — reporting crashes, hangs and answers outside design.md's status table
+# hostile action bodies and ingests — reporting crashes, hangs and answers outside docs/design.md's status table
 # (INTERNAL and UNKNOWN count as wrong for bad input). Not part of the test suite. Exits 1 unless all three are zero
 # and the server still answers a valid query afterwards.
 #

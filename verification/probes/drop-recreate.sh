@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Probe: concurrent drop / recreate / append rounds against a real `bin/lake server` process (design.md
+# Probe: concurrent drop / recreate / append rounds against a real `bin/lake server` process (docs/design.md
 # invariants 3, 4 and 10), then checks the outcomes against the SQL answers, the registry and the Lance datasets.
 # Not part of the test suite. Prints counts of each outcome code and every violated check; exits 1 on a violation.
 #

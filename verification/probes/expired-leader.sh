@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Probe: an expired leader must not write, not even once (design.md invariant 5). Two real `bin/lake server`
+# Probe: an expired leader must not write, not even once (docs/design.md invariant 5). Two real `bin/lake server`
 # processes on dynoxide (DynamoDB) + s3proxy (S3) with short leases. Each round sends an ingest straight to the
 # leader, freezes the leader with SIGSTOP while it writes (mid-stream, or after a random 0-400 ms: anywhere between
 # its write gate and its registry write), lets the other node take over and commit to another table, then SIGCONT.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Probe: failover loses nothing (design.md invariant 10). Three real `bin/lake server` processes on dynoxide
+# Probe: failover loses nothing (docs/design.md invariant 10). Three real `bin/lake server` processes on dynoxide
 # (DynamoDB) + s3proxy (S3) with short leases; client threads stream ingests (each with its own idempotency key)
 # through all nodes while the current leader is killed with SIGKILL again and again (each victim restarts and
 # rejoins). Every unacknowledged ingest is retried with the same key on another node. Checks that every ingest is

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Version cleanup with a version bound (design.md invariant 9). Lance can only remove "every version before B", so
+ * Version cleanup with a version bound (docs/design.md invariant 9). Lance can only remove "every version before B", so
  * B is the oldest version to keep. Lance runs on a handle pinned at the registered version: it treats that version
  * and every newer one as its working set, so neither the registered version nor anything committed after it (an
  * in-flight commit, an unregistered orphan) is touched whatever B is. Never with {@code withDeleteUnverified}: that

@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The check after every data commit (design.md invariant 2): every version strictly between the read version and
+ * The check after every data commit (docs/design.md invariant 2): every version strictly between the read version and
  * the version just committed must be data-neutral, else a foreign data commit slipped in and the new version must
  * not be registered.
  */

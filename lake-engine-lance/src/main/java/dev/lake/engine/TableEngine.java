@@ -105,7 +105,7 @@ public interface TableEngine extends AutoCloseable {
 
   /**
    * Removes old versions and the files only they reference, with a version bound, never a time bound
-   * (design.md invariant 9). Lance can only remove "every version before B", so B = min(keep ∪ {registered}):
+   * (docs/design.md invariant 9). Lance can only remove "every version before B", so B = min(keep ∪ {registered}):
    * every kept version, the registered one and everything newer survive; versions between B and
    * {@code registered} that are not in {@code keep} also survive (the safe direction) until a later cleanup with
    * a higher bound. Unreferenced files are left to lake's orphan sweep, except those older than Lance's fixed

@@ -63,7 +63,7 @@ final class StatementStreams {
       long start = events.start();
       ResultStreamer.Sent sent = new ResultStreamer.Sent(events);
       String outcome = QueryRecord.OK;
-      // The query's timeout and admission slot run from here to its last batch (design.md, Flows: Read).
+      // The query's timeout and admission slot run from here to its last batch (docs/design.md, Flows: Read).
       QueryControl control = limits.begin(ticket.queryId(), listener);
       // The work polls this flag in every phase; the slot is given back (control.close) only once it has unwound.
       QueryGuard guard = new QueryGuard();

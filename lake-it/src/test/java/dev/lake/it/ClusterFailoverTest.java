@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 10 under leader failover, with real processes: three {@code bin/lake server} nodes over one
+ * docs/design.md invariant 10 under leader failover, with real processes: three {@code bin/lake server} nodes over one
  * DynamoDB registry (dynoxide) and one S3 data root (s3proxy), short lease timings. Three client threads stream
  * ingests (each with its own {@code lake.idempotency_key}) through all nodes; the leader is killed with SIGKILL
  * while they run; every unacknowledged ingest is retried (same key) on another node. Afterwards every ingest is

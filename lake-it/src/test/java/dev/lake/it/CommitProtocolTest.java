@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 2 through the real server: no ingest is acknowledged before its registry write, and no
+ * docs/design.md invariant 2 through the real server: no ingest is acknowledged before its registry write, and no
  * unacknowledged or foreign Lance commit ever becomes visible.
  */
 class CommitProtocolTest {

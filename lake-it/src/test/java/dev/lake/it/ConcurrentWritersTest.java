@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariants 2, 3 and 10 under concurrency, through Flight ingest: writes to one table are serialized,
+ * docs/design.md invariants 2, 3 and 10 under concurrency, through Flight ingest: writes to one table are serialized,
  * each acknowledged ingest is exactly one registered version holding exactly its rows, and nothing unacknowledged
  * ever becomes visible.
  */

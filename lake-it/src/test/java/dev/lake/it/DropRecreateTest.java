@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariants 3 and 4 through the real server: drop is compare-and-delete on the registration it
+ * docs/design.md invariants 3 and 4 through the real server: drop is compare-and-delete on the registration it
  * resolved, so a stale drop never removes a replacement; each incarnation has its own generation and location,
  * and a dropped incarnation's files are collected after the grace period, never before, and never read again.
  */

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 5, deterministically: writes of a leader are held at the pause point (after the write gate
+ * docs/design.md invariant 5, deterministically: writes of a leader are held at the pause point (after the write gate
  * captured their fence, before the registry write) past the leader's lease. Neither another node's take-over nor
  * this node regaining the lease in a later term lets any of them commit: the registry checks the fence captured
  * at the gate. (An ingest a follower forwarded with an idempotency key does not wait for the held leader: once the

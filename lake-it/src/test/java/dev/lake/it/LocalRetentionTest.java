@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 9 on local disk: retention keeps every version that was current at any moment within the
+ * docs/design.md invariant 9 on local disk: retention keeps every version that was current at any moment within the
  * window, as the registry's history says (not Lance's creation times): an idle table's version that was created
  * long ago but superseded a moment ago stays readable, also while a query streams it during cleanup; versions that
  * left the window are removed. (The S3 form of this test runs on s3proxy.)

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 10 / design.md invariant 8: the public SQL surface is read-only and reaches no location but the registered
+ * Issue 10 / docs/design.md invariant 8: the public SQL surface is read-only and reaches no location but the registered
  * tables; every refusal is INVALID_ARGUMENT naming what was refused, through Flight SQL statements, prepared
  * statements, updates and the JDBC driver.
  */

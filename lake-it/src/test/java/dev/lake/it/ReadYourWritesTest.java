@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 6, read-your-writes, through a real server whose catalog believes what it cached for an hour
+ * docs/design.md invariant 6, read-your-writes, through a real server whose catalog believes what it cached for an hour
  * (ttl and negative ttl 1 h): every write that passed through the node is visible to the node's next query at once.
  * Needs lake-flight-server to build its catalog as a {@code CachingCatalog} from the {@code catalog.*} keys.
  */

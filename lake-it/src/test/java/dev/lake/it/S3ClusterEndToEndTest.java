@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A cluster-configured node (tables on S3, registry in DynamoDB) through a real server and client, against s3proxy
- * and dynoxide: the full table lifecycle, and design.md invariant 4 on S3 (each incarnation its own generation and
+ * and dynoxide: the full table lifecycle, and docs/design.md invariant 4 on S3 (each incarnation its own generation and
  * prefix; an old incarnation's objects never block or leak into a new one, and are collected later).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -47,7 +47,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
- * design.md invariant 9 on S3 (s3proxy, registry in dynoxide): retention keeps every version that was current at
+ * docs/design.md invariant 9 on S3 (s3proxy, registry in dynoxide): retention keeps every version that was current at
  * any moment within the window, as the registry's history says, not Lance's creation times. Version N of an idle
  * table, created ten windows ago and superseded a minute ago, stays readable after cleanup, and a query streaming
  * it through the server while cleanup runs completes; versions that left the window are gone.

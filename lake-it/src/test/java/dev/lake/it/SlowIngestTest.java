@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md "Write flow": data files are written outside the table lock, so a slow client holds no lock and does
+ * docs/design.md "Write flow": data files are written outside the table lock, so a slow client holds no lock and does
  * not delay other writers of the same table.
  */
 class SlowIngestTest {

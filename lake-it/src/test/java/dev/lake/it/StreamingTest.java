@@ -35,7 +35,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** design.md invariant 7 through the real server: results and ingests stream, with bounded memory. */
+/** docs/design.md invariant 7 through the real server: results and ingests stream, with bounded memory. */
 class StreamingTest {
   private static final Schema WIDE = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
       Field.nullable("payload", new ArrowType.Utf8())));

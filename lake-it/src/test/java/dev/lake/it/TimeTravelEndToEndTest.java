@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Time travel through a real server (design.md "Time travel"): the ticket carries one pin per table reference, so a
- * statement can read a table at a registered version, at an instant, and at its current version at once. Needs the
+ * Time travel through a real server (docs/design.md "Time travel"): the ticket carries one pin per table reference, so
+ * a statement can read a table at a registered version, at an instant, and at its current version at once. Needs the
  * ticket codec to keep each pin's reference key ({@code t}, {@code t@v1}, {@code t@2026-01-01T00:00:00Z}).
  */
 class TimeTravelEndToEndTest {

@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leadership of a cluster node (design.md invariant 5): campaigns for the registry's lease item and keeps an honest
- * write gate.
+ * Leadership of a cluster node (docs/design.md invariant 5): campaigns for the registry's lease item and keeps an
+ * honest write gate.
  *
  * <p><b>The gate</b> is open only while this node won its last campaign <i>and</i> the injected monotonic ticker is
  * before the deadline = ticker at the start of that campaign + {@code lease.duration - lease.safety-margin}. The

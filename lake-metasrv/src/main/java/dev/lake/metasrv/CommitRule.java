@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first half of design.md's commit rule (invariant 2), shared by every path that commits data under the table
+ * The first half of docs/design.md's commit rule (invariant 2), shared by every path that commits data under the table
  * lock: find the version to build on. If Lance holds data-changing commits after the registered version (a commit
  * whose registry write failed, a crash between commit and registry write, a deposed leader, a foreign writer),
  * commit a Restore of the registered version and build on that; otherwise build on Lance's latest (which may hold

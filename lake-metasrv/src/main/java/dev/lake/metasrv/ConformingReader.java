@@ -16,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Presents an appended stream in the table's column order and names (design.md: columns match by name,
+ * Presents an appended stream in the table's column order and names (docs/design.md: columns match by name,
  * case-insensitively, in any order; types must be equal; a NOT NULL column rejects nulls; extra or missing
  * columns are refused). Batches are moved, not copied, one at a time.
  */

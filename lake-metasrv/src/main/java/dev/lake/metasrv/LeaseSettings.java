@@ -3,7 +3,7 @@ package dev.lake.metasrv;
 import java.time.Duration;
 
 /**
- * Timings of the leader lease (design.md invariant 5; keys {@code lease.*} in docs/config.md).
+ * Timings of the leader lease (docs/design.md invariant 5; keys {@code lease.*} in docs/config.md).
  *
  * <p>The holder's write gate is open until {@code monotonic time at the start of its winning campaign + duration -
  * safetyMargin}. The margin covers the campaign's own I/O time and the largest wall-clock skew between any two nodes

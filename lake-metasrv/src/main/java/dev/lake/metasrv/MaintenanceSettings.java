@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Knobs of maintenance (documented in docs/config.md).
  *
- * @param retentionWindow every version current at any moment within this window stays readable (design.md
+ * @param retentionWindow every version current at any moment within this window stays readable (docs/design.md
  *     invariant 9: it covers the longest query, the ticket lifetime, the catalog staleness bound and the TTL)
  * @param dropGrace a dropped incarnation's files are deleted only this long after the drop
  * @param orphanGuard an unreferenced data file (or a generation directory nothing names) is deleted only once it

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Where incarnations live: {@code <data-root>/<name>/<generation>}. A generation is a fresh id, so recreating a
- * name never reuses a path (design.md invariant 4).
+ * name never reuses a path (docs/design.md invariant 4).
  */
 public final class TableLocations {
   private final String dataRoot;

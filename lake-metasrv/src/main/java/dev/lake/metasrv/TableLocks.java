@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * One lock per table name, held around every Lance commit and registry write of that table (design.md invariant
+ * One lock per table name, held around every Lance commit and registry write of that table (docs/design.md invariant
  * 3). Entries are reference-counted and removed when no thread holds or waits for them, so the map does not grow
  * with the number of tables ever written.
  */

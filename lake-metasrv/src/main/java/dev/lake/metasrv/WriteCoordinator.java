@@ -31,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serializes every write on this (leader) node and runs design.md's commit rule (invariant 2):
+ * Serializes every write on this (leader) node and runs docs/design.md's commit rule (invariant 2):
  *
  * <ol>
  *   <li>data files are staged outside the table lock (a slow client holds no lock);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md invariant 5 on one node's side: the write gate closes on the injected monotonic clock without any
+ * docs/design.md invariant 5 on one node's side: the write gate closes on the injected monotonic clock without any
  * campaign, a campaign whose registry I/O hangs demotes the node before the safety margin is used up, and the
  * lease moves between nodes only by conditional writes that raise the term.
  */

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The branches of design.md's commit rule (invariant 2) on one leader with real RocksDB and Lance, each driven by a
- * foreign commit injected at the exact point of the protocol where it can land: before the read (restore), between
+ * The branches of docs/design.md's commit rule (invariant 2) on one leader with real RocksDB and Lance, each driven by
+ * a foreign commit injected at the exact point of the protocol where it can land: before the read (restore), between
  * the read and the commit (Lance refuses, or rebases onto it), during a compaction's rewrite (stale work), and the
  * lease lost between the Lance commit and the registry write.
  */

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 18, item 1 (design.md invariant 5 at the storage level): a leader that loses its lease while operations are
- * in flight or queued on it makes no Lance commit of any kind afterwards — no repair Restore of a registration it
+ * Issue 18, item 1 (docs/design.md invariant 5 at the storage level): a leader that loses its lease while operations
+ * are in flight or queued on it makes no Lance commit of any kind afterwards — no repair Restore of a registration it
  * read before it was deposed, no compaction commit, no cleanup, no file deletion — while the new leader goes on
  * committing. Two nodes share one real RocksDB registry and one Lance data root; the old leader's "pause" is a
  * registry answer held back after it was read (what a node sees when SIGSTOP hits right after a read returned),

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Maintenance inside the commit protocol (design.md invariant 2, "Write flow"): a compaction is committed under
+ * Maintenance inside the commit protocol (docs/design.md invariant 2, "Write flow"): a compaction is committed under
  * the table lock and registered with a CAS like any write; a compaction whose registration moved while it was being
  * rewritten is skipped, never forced, and never resurfaces later.
  */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * design.md "The registry's data model" / invariant 9: "Generation directories that no registration or tombstone
+ * docs/design.md "The registry's data model" / invariant 9: "Generation directories that no registration or tombstone
  * names (a crashed create) are removed when older than the guard." A create that loses the race to another create
  * (ALREADY_EXISTS or ABORTED) or crashes after staging leaves such a directory behind.
  */

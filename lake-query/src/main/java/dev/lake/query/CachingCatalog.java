@@ -32,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The catalog as a cache shield over the registry (design.md invariant 6).
+ * The catalog as a cache shield over the registry (docs/design.md invariant 6).
  *
  * <ul>
  *   <li>The request path never scans the registry: {@link #table} and {@link #tables} are answered from a snapshot

@@ -10,7 +10,7 @@ import java.util.Objects;
  *     table's history are kept ({@code catalog.ttl}, default 30 s)
  * @param stalenessBound how old the last good snapshot may grow while the registry does not answer before queries
  *     are refused with UNAVAILABLE ({@code catalog.staleness-bound}, default 5 min); must exceed the refresh
- *     interval, and counts towards the retention window (design.md invariant 9)
+ *     interval, and counts towards the retention window (docs/design.md invariant 9)
  * @param negativeTtl how long "no such table" from a point read is believed ({@code catalog.negative-ttl},
  *     default 2 s)
  * @param refreshInterval the period of the background full refresh ({@code catalog.refresh-interval}, default =

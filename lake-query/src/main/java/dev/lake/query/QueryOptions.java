@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param batchSize rows per result batch (and per Lance scan batch), 1 to 1,048,576
  * @param memoryLimitBytes the most Arrow memory one executing statement may hold on the Java side (its child
- *     allocator); Lance's native working memory is not counted (facts.md)
+ *     allocator); Lance's native working memory is not counted (docs/dependencies.md)
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
  * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
  *     1,000; 0 turns the cache off)

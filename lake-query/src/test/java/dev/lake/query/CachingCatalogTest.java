@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The catalog cache shield (design.md invariant 6) over a real RocksDB registry and real Lance tables, queried
+ * The catalog cache shield (docs/design.md invariant 6) over a real RocksDB registry and real Lance tables, queried
  * through {@link QueryService}; a counting wrapper of the registry observes every call and injects outages; the
  * background schedule is driven by the test's ticker ({@link CachingCatalog#refreshIfDue()} is what the scheduler
  * polls).

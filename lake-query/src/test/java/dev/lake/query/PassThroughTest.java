@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A scan of stored columns streams Lance's batches unchanged (design.md "Stored columns pass through"): units, zones
- * and decimals survive, and filters are translated into Lance's dialect so they select exactly the right rows.
+ * A scan of stored columns streams Lance's batches unchanged (docs/design.md "Stored columns pass through"): units,
+ * zones and decimals survive, and filters are translated into Lance's dialect so they select exactly the right rows.
  */
 class PassThroughTest extends LakeTestSupport {
   private static final ArrowType MICROS = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);

@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
-/** Every read opens exactly the pinned version (design.md invariant 1), on both execution paths. */
+/** Every read opens exactly the pinned version (docs/design.md invariant 1), on both execution paths. */
 class QueryServiceSnapshotTest extends LakeTestSupport {
   private static final Schema SCHEMA = new Schema(List.of(
       Field.notNullable("id", new ArrowType.Int(64, true)),

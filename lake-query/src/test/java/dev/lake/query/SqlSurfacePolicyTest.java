@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The public SQL surface is read-only (design.md invariant 8); rejections name the statement kind. */
+/** The public SQL surface is read-only (docs/design.md invariant 8); rejections name the statement kind. */
 class SqlSurfacePolicyTest extends LakeTestSupport {
   private static final Schema SCHEMA = new Schema(List.of(
       Field.notNullable("id", new ArrowType.Int(64, true)),

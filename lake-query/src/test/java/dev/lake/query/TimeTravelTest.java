@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Time travel through the registry's history (design.md "Time travel", invariant 9): by version ({@code "t@v42"})
+ * Time travel through the registry's history (docs/design.md "Time travel", invariant 9): by version ({@code "t@v42"})
  * and by instant ({@code FOR SYSTEM_TIME AS OF TIMESTAMP}); only versions once registered and still retained are
  * readable. Real RocksDB registry, real Lance tables, the caching catalog.
  */

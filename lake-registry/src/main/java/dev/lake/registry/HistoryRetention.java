@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The retention rule of design.md invariant 9, computed from the registry's history: keep every version that was
+ * The retention rule of docs/design.md invariant 9, computed from the registry's history: keep every version that was
  * current at any moment within the window, and always the registered one. A history item expires only once its
  * successor was registered before the window start; the last item of an incarnation expires only once the
  * incarnation ended (was dropped) before the window start.

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Takes the lease at term + 1 whatever its current holder: the start-up step of the single-process topology
- * (design.md invariant 5), where the process is the only candidate. Every mutation of a previous holder then
+ * (docs/design.md invariant 5), where the process is the only candidate. Every mutation of a previous holder then
  * fails its lease check.
  */
 public final class LeaseTakeover {

@@ -79,7 +79,7 @@ public interface MetaStore extends AutoCloseable {
       String name, String generation, Optional<String> startAfter, int limit);
 
   /**
-   * Retention (design.md invariant 9): deletes the history items of {@code versions} of one incarnation, with
+   * Retention (docs/design.md invariant 9): deletes the history items of {@code versions} of one incarnation, with
    * the lease check. Use {@link HistoryRetention} to choose them. Throws {@link RegistryConflictException} and
    * deletes nothing of the batch when a version is not older than the registered version of that incarnation
    * (the registered version's item never expires). Versions without an item are ignored. A large batch may be

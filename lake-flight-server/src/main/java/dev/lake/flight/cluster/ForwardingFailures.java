@@ -12,7 +12,7 @@ import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStatusCode;
 
 /**
- * What a follower answers when forwarding to the leader failed (design.md's status table):
+ * What a follower answers when forwarding to the leader failed (docs/design.md's status table):
  * <ul>
  *   <li>The leader answered with a status of its own (it carries the {@code lake-code} trailer): passed through
  *       unchanged, e.g. UNAVAILABLE when it is no longer the leader, INVALID_ARGUMENT for a schema mismatch.

@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An ingest is forwarded as a stream: each batch the client sends is passed on as it arrives (the incoming
  * batch's buffers are sent as they are), and the next batch is read from the client only once gRPC is ready to take
- * more, so at most about one batch per ingest is held here (bounded buffer, design.md invariant 7). If the client's
- * stream breaks, the forwarded stream is cancelled, so the leader commits nothing. {@link ForwardingFailures}
+ * more, so at most about one batch per ingest is held here (bounded buffer, docs/design.md invariant 7). If the
+ * client's stream breaks, the forwarded stream is cancelled, so the leader commits nothing. {@link ForwardingFailures}
  * turns a failure into UNAVAILABLE (nothing committed) or UNKNOWN (the whole stream was sent, the answer lost).
  * A forward that stalls or fails while the lease moves to another node follows the new leader
  * ({@link #ingest}).

@@ -21,7 +21,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 /**
  * Checks the bodies of the standard Flight actions before Arrow's {@code FlightSqlProducer.doAction} decodes them:
  * Arrow answers INTERNAL for a body it cannot decode, while a malformed request is the client's error
- * (INVALID_ARGUMENT, design.md). Actions it does not know pass unchecked.
+ * (INVALID_ARGUMENT, docs/design.md). Actions it does not know pass unchecked.
  */
 public final class FlightActionBodies {
   private FlightActionBodies() {}

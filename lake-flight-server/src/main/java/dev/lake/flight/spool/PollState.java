@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * A poll job's state, stored as {@code <job>/state.json} beside its spooled parts so that any node can answer a
- * poll for it (design.md, Topology). Written by the node running the job: when it starts, as parts complete, at
+ * poll for it (docs/design.md, Topology). Written by the node running the job: when it starts, as parts complete, at
  * every heartbeat, and when it ends.
  *
  * @param jobId the job's id (a UUID; the directory of its objects)
@@ -26,7 +26,7 @@ import java.util.Optional;
  * @param expiresAt when the job's objects are deleted
  * @param parts the spooled parts, in order (complete ones only)
  * @param rows rows spooled so far
- * @param errorCode for a failed job: the status code (design.md's table)
+ * @param errorCode for a failed job: the status code (docs/design.md's table)
  * @param errorMessage for a failed job: what happened
  */
 record PollState(String jobId, String user, String node, Status status, String schemaJson, Instant createdAt,

@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * A prepared statement's state, carried by the client in its handle: the SQL and the parameters bound so far — one row
  * ({@link #parameters()}), or several ({@link #rows()}): a statement bound with several parameter rows runs once per
- * row and its results are concatenated (one endpoint per row, in order). No node keeps prepared statements (design.md:
- * nodes keep no per-client state another node needs).
+ * row and its results are concatenated (one endpoint per row, in order). No node keeps prepared statements
+ * (docs/design.md: nodes keep no per-client state another node needs).
  */
 public record StatementHandle(String sql, List<Object> parameters, List<List<Object>> moreRows) {
   public StatementHandle {

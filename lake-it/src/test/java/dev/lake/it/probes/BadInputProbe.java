@@ -61,15 +61,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Probe (not a test): fires malformed and hostile requests at a real {@code bin/lake server} process — random and
  * mutated SQL, truncated and bit-flipped protobufs, garbage tickets and handles, oversized metadata, wrong
  * credentials, hostile ingests and action bodies — and reports crashes (the server process died), hangs (no answer
- * within the client deadline) and answers outside design.md's status table (INTERNAL and UNKNOWN count as wrong for
- * bad input; so does a code the table does not have). Run by {@code verification/probes/bad-input.sh}. Exit code 0
+ * within the client deadline) and answers outside docs/design.md's status table (INTERNAL and UNKNOWN count as wrong
+ * for bad input; so does a code the table does not have). Run by {@code verification/probes/bad-input.sh}. Exit code 0
  * when all three counts are zero.
  *
  * <p>Arguments: {@code --requests N} (1500; at least 1000), {@code --threads N} (4), {@code --seed N},
  * {@code --data-dir DIR}, {@code --deadline-seconds N} (30: longer is a hang).
  */
 public final class BadInputProbe {
-  /** design.md's status table. */
+  /** docs/design.md's status table. */
   private static final Set<String> TABLE = Set.of("INVALID_ARGUMENT", "NOT_FOUND", "ALREADY_EXISTS", "UNIMPLEMENTED",
       "UNAUTHENTICATED", "PERMISSION_DENIED", "FAILED_PRECONDITION", "UNAVAILABLE", "ABORTED", "UNKNOWN",
       "RESOURCE_EXHAUSTED", "DEADLINE_EXCEEDED", "CANCELLED", "INTERNAL");

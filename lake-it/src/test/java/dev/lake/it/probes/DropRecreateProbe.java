@@ -47,7 +47,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Probe (not a test): concurrent drop / recreate / append rounds against a real {@code bin/lake server} process,
- * then checks design.md invariants 3, 4 and 10 from the outcomes, the SQL answers, the registry and the Lance
+ * then checks docs/design.md invariants 3, 4 and 10 from the outcomes, the SQL answers, the registry and the Lance
  * datasets. Run by {@code verification/probes/drop-recreate.sh}. Exit code 0 when every check holds.
  *
  * <p>Every written value is unique ({@code opId * 1000 + i}), so each row names the write that made it. Drop grace

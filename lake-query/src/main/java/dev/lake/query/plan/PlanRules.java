@@ -16,8 +16,8 @@ import org.apache.calcite.rel.rules.PruneEmptyRules;
  * out of ORs), heuristic join ordering ({@link #JOIN_ORDER}), then — after whole single-table subtrees were pushed
  * into Lance's SQL engine ({@link LancePushdown}) — the late rewrites ({@link #LATE}: aggregate functions Calcite's
  * runtime lacks, and what is left to push into Lance scans). The cost-based Volcano phase only picks Enumerable
- * implementations; it never explores join orders (facts.md: stock join exploration takes seconds on TPC-H Q7 and
- * Q19).
+ * implementations; it never explores join orders (docs/dependencies.md: stock join exploration takes seconds on TPC-H
+ * Q7 and Q19).
  */
 final class PlanRules {
   private static final int MAX_EXPANSIONS = 64;

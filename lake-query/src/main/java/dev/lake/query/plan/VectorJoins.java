@@ -88,7 +88,7 @@ final class VectorJoins {
       LOG.debug("join not vectorized table={} reason={}", probe.lanceTable().name(), e.getMessage());
       return Optional.empty();
     } catch (RuntimeException | AssertionError e) {
-      // Calcite's literals throw AssertionError on some conversions (facts.md): keep the current plan.
+      // Calcite's literals throw AssertionError on some conversions (docs/dependencies.md): keep the current plan.
       LOG.warn("join not vectorized: compiling it failed table={} error={}", probe.lanceTable().name(), e.toString());
       return Optional.empty();
     }

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * design.md invariant 8, the part about locations: nothing in a statement can point lake at a storage location or
+ * docs/design.md invariant 8, the part about locations: nothing in a statement can point lake at a storage location or
  * an external source; the rejection names what was refused.
  */
 class LocationPolicyTest {
