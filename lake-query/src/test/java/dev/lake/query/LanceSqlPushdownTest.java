@@ -2,6 +2,7 @@ package dev.lake.query;
 
 import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -81,7 +82,7 @@ class LanceSqlPushdownTest extends LakeTestSupport {
       "SELECT DISTINCT qty FROM items ORDER BY qty DESC NULLS LAST LIMIT 2 OFFSET 1",
       "SELECT COUNT(DISTINCT qty) AS kinds, COUNT(qty) AS known, MAX(name) AS last_name FROM items",
       "SELECT COUNT(*) AS n FROM items WHERE flag IS TRUE AND NOT (qty = 2)",
-      "SELECT id / 2 AS half, MOD(id, 3) AS rest, qty * 1000000000000 AS big FROM items ORDER BY id",
+      "SELECT id / 2 AS half, MOD(id, 3) AS rest, price * 1000000000000 AS big FROM items ORDER BY id",
       "SELECT SUM(ratio) AS s, AVG(ratio) AS a, MIN(ratio * 2) AS m FROM items WHERE ratio > 0.5",
       "SELECT UPPER(name) || '!' AS shout, LOWER(name) AS low FROM items WHERE name <> '' OR qty > 1"
           + " ORDER BY id",
@@ -100,6 +101,27 @@ class LanceSqlPushdownTest extends LakeTestSupport {
     } else {
       assertThat(sorted(pushed.rows())).isEqualTo(sorted(reference.rows()));
     }
+  }
+
+  /**
+   * Lance's SQL engine wraps integer {@code + - *} on overflow (2^62 * 4 is 0 there): a subtree with integer arithmetic
+   * runs where it is checked, and an overflow is a data error, never a wrapped value.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "SELECT id, id * 4611686018427387904 AS big FROM items ORDER BY id",
+      "SELECT id, (id + 9223372036854775800) + id AS big FROM items ORDER BY id",
+      "SELECT id FROM items WHERE id * 4611686018427387904 > 0 ORDER BY id",
+      "SELECT id, -(id - 9223372036854775807 - 1) - 1 AS big FROM items ORDER BY id",
+      "SELECT id, qty * 2147483647 * 2 AS big FROM items ORDER BY id"})
+  void integerArithmeticNeverWraps(String sql) {
+    assertThat(explain(sql)).doesNotStartWith("lance-sql").doesNotContain("LanceSqlScan(");
+    assertThatThrownBy(() -> query(sql)).as(sql)
+        .isInstanceOf(QueryDataException.class)
+        .satisfies(e -> assertThat(((QueryDataException) e).errorCode())
+            .isEqualTo(dev.lake.registry.error.ErrorCode.INVALID_ARGUMENT));
+    String inRange = "SELECT id, id * 3 - 1 AS small FROM items ORDER BY id";
+    assertThat(query(inRange).rows()).first().isEqualTo(List.of(0L, -1L));
   }
 
   @Test

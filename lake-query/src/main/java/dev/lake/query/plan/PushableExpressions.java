@@ -167,10 +167,14 @@ final class PushableExpressions {
   }
 
   /**
-   * What of a pushable subtree Lance's SQL engine would compute inexactly (a SUM of integers may wrap, an AVG of
-   * decimals is truncated), or null when it computes everything exactly.
+   * What of a pushable subtree Lance's SQL engine would compute inexactly (integer arithmetic and a SUM of integers
+   * may wrap, an AVG of decimals is truncated), or null when it computes everything exactly.
    */
   static String inexactInLance(org.apache.calcite.rel.RelNode subtree) {
+    String arithmetic = wrappingArithmetic(subtree);
+    if (arithmetic != null) {
+      return arithmetic;
+    }
     if (subtree instanceof org.apache.calcite.rel.core.Aggregate) {
       org.apache.calcite.rel.core.Aggregate aggregate = (org.apache.calcite.rel.core.Aggregate) subtree;
       for (AggregateCall call : aggregate.getAggCallList()) {
@@ -193,6 +197,51 @@ final class PushableExpressions {
       String inexact = inexactInLance(input);
       if (inexact != null) {
         return inexact;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Integer {@code + - *} and negation in the subtree's own expressions: Lance's SQL engine (DataFusion) wraps them on
+   * overflow ({@code 2^62 * 4} is 0 there), where lake must fail (docs/api.md, "Exactness").
+   */
+  private static String wrappingArithmetic(org.apache.calcite.rel.RelNode rel) {
+    List<RexNode> expressions = new java.util.ArrayList<>();
+    if (rel instanceof org.apache.calcite.rel.core.Project) {
+      expressions.addAll(((org.apache.calcite.rel.core.Project) rel).getProjects());
+    } else if (rel instanceof org.apache.calcite.rel.core.Filter) {
+      expressions.add(((org.apache.calcite.rel.core.Filter) rel).getCondition());
+    } else if (rel instanceof LanceTableScan) {
+      ((LanceTableScan) rel).condition().ifPresent(expressions::add);
+    }
+    for (RexNode expression : expressions) {
+      String found = expression.accept(new org.apache.calcite.rex.RexVisitorImpl<String>(true) {
+        @Override
+        public String visitCall(RexCall call) {
+          switch (call.getKind()) {
+            case PLUS:
+            case MINUS:
+            case TIMES:
+            case MINUS_PREFIX:
+              if (SqlTypeFamily.INTEGER.contains(call.getType())) {
+                return "integer arithmetic (Lance's SQL engine wraps on overflow)";
+              }
+              break;
+            default:
+              break;
+          }
+          for (RexNode operand : call.getOperands()) {
+            String inner = operand.accept(this);
+            if (inner != null) {
+              return inner;
+            }
+          }
+          return null;
+        }
+      });
+      if (found != null) {
+        return found;
       }
     }
     return null;
