@@ -155,4 +155,24 @@ class QueryErrorsTest extends LakeTestSupport {
           .message().doesNotContain("/ by zero").doesNotContain("For input string").doesNotContain("java.");
     }
   }
+  /** Calcite's window runtime adds longs unchecked; lake's window sums of integers fail instead of wrapping. */
+  @Test
+  void windowSumsOfIntegersNeverWrap() {
+    for (String sql : List.of(
+        "SELECT id, SUM(id + 4611686018427387903) OVER (ORDER BY id) AS s FROM t",
+        "SELECT id, SUM(id + 4611686018427387903) OVER (PARTITION BY name IS NULL) AS s FROM t",
+        "SELECT id, SUM(id + 4611686018427387903) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s"
+            + " FROM t")) {
+      assertThatThrownBy(() -> query(sql))
+          .as(sql)
+          .isInstanceOf(InexactResultException.class)
+          .hasMessageContaining("BIGINT")
+          .satisfies(e -> assertThat(((InexactResultException) e).errorCode())
+              .isEqualTo(dev.lake.registry.error.ErrorCode.INVALID_ARGUMENT));
+    }
+    Result exact = query("SELECT id, SUM(id) OVER (ORDER BY id) AS s, SUM(CAST(id AS INTEGER)) OVER () AS total"
+        + " FROM t ORDER BY id");
+    assertThat(exact.rows()).containsExactly(List.of(1L, 1L, 3L), List.of(2L, 3L, 3L));
+    assertThat(exact.schema().getFields().get(1).getType()).isEqualTo(new ArrowType.Int(64, true));
+  }
 }

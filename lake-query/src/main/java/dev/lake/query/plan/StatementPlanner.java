@@ -273,6 +273,7 @@ public final class StatementPlanner {
     guard.check();
     rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
     guard.check();
+    rel = CheckedWindowSums.rewrite(rel);
     rel = hep(PlanRules.DISJUNCTIONS, rel);
     rel = hep(PlanRules.NORMALIZE, rel);
     if (RelOptUtil.countJoins(rel) > 0) {
