@@ -290,6 +290,70 @@ class SparkNamespaceTest {
     assertThat(dropped.body().path("code").asInt()).isEqualTo(4);
   }
 
+  /**
+   * Writes from Spark through lake's read-only catalog ({@code dev.lake.spark.LakeCatalog}, docs/operations.md) fail
+   * at once with lake's message and change nothing: the same registration, the same files in the table's directory
+   * (no new Lance version, no staged data file), the same answers. (Through lance-spark's plain
+   * {@code LanceNamespaceSparkCatalog} an INSERT is not refused cleanly: lance-spark retries the namespace's refused
+   * commit with a growing back-off, see docs/operations.md.)
+   */
+  @Test
+  void sparkWritesAreRefusedCleanly() throws Exception {
+    loadTpch("w_region", TpchTable.REGION, 1);
+    for (Map.Entry<String, String> e : readOnlyCatalog("lakero").entrySet()) {
+      spark("SET `" + e.getKey() + "`=`" + e.getValue() + "`");
+    }
+    TableRegistration before = server.server().metaStore().get("w_region").orElseThrow();
+    Map<String, Long> filesBefore = files(Path.of(before.location()));
+    assertThat(spark("SELECT count(*), sum(r_regionkey) FROM lakero.main.w_region").rows())
+        .containsExactly(List.of("5", "10"));
+
+    List<String> writes = List.of(
+        "INSERT INTO lakero.main.w_region VALUES (9, 'X', 'y')",
+        "INSERT INTO lakero.main.w_region SELECT * FROM lakero.main.w_region",
+        "INSERT OVERWRITE lakero.main.w_region SELECT * FROM lakero.main.w_region WHERE r_regionkey < 2",
+        "DELETE FROM lakero.main.w_region WHERE r_regionkey = 1",
+        "UPDATE lakero.main.w_region SET r_name = 'Z' WHERE r_regionkey = 1",
+        "TRUNCATE TABLE lakero.main.w_region",
+        "CREATE TABLE lakero.main.w_copy AS SELECT * FROM lakero.main.w_region",
+        "DROP TABLE lakero.main.w_region");
+    for (String write : writes) {
+      SparkSql.Answer refused = spark.sql(write);
+      assertThat(refused.error()).as(write).isNotNull()
+          .contains("lake's Lance namespace is read-only: writes go through Flight SQL ingest");
+    }
+
+    TableRegistration after = server.server().metaStore().get("w_region").orElseThrow();
+    assertThat(after.version()).isEqualTo(before.version());
+    assertThat(after.generation()).isEqualTo(before.generation());
+    assertThat(after.location()).isEqualTo(before.location());
+    assertThat(server.server().metaStore().get("w_copy")).isEmpty();
+    assertThat(files(Path.of(before.location()))).as("the table's directory")
+        .isEqualTo(filesBefore);
+    assertThat(spark("SELECT count(*), sum(r_regionkey) FROM lakero.main.w_region").rows())
+        .containsExactly(List.of("5", "10"));
+    assertThat(lake("SELECT count(*), sum(r_regionkey) FROM w_region")).containsExactly(List.of("5", "10"));
+  }
+
+  /** lake's read-only catalog on the same endpoint (lake-it/spark-reader's {@code dev.lake.spark.LakeCatalog}). */
+  Map<String, String> readOnlyCatalog(String name) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    catalog(name, Optional.empty()).forEach((k, v) -> conf.put(k, k.equals("spark.sql.catalog." + name)
+        ? "dev.lake.spark.LakeCatalog" : v));
+    return conf;
+  }
+
+  /** Every file under a table's directory, with its size. */
+  static Map<String, Long> files(Path dir) throws java.io.IOException {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    try (var walk = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        out.put(dir.relativize(f).toString(), Files.size(f));
+      }
+    }
+    return out;
+  }
+
   /** The answer of {@code lake.pin_snapshot}. */
   record JsonNodeAnswer(com.fasterxml.jackson.databind.JsonNode body) {
     String id() {

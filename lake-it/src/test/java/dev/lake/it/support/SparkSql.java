@@ -27,7 +27,8 @@ public final class SparkSql implements AutoCloseable {
       "java.net", "java.nio", "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "jdk.internal.ref",
       "sun.nio.ch", "sun.nio.cs", "sun.security.action", "sun.util.calendar");
   private static final long START_SECONDS = 600;
-  private static final long STATEMENT_SECONDS = 900;
+  /** The longest wait for one statement's answer; {@code -Dlake.it.spark.statement-seconds} shortens it. */
+  private static final long STATEMENT_SECONDS = Long.getLong("lake.it.spark.statement-seconds", 900);
 
   private final Process process;
   private final Writer stdin;
