@@ -149,12 +149,14 @@ public final class LakeServer implements AutoCloseable {
         : takeLease(store, storage, config.nodeId(), address);
     TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
     TableLocations locations = new TableLocations(config.dataRoot());
-    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
-        b.interceptor);
-    this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
-        b.interceptor);
-    this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
+    // Read-your-writes, wired once: the catalog hears of every registration this node's writes make (and, on a
+    // follower, of what the leader registered for it) from the write path itself, never from a request handler.
     this.catalog = CachingCatalog.start(store, config.catalog());
+    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
+        b.interceptor, catalog);
+    this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
+        b.interceptor, catalog);
+    this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
     QueryService query = new QueryService(catalog, engine,
         new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
             config.queryExecutor()).withStatementLimits(config.statementLimits()),
@@ -162,7 +164,7 @@ public final class LakeServer implements AutoCloseable {
     this.query = query;
     Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
     InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
-    Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport);
+    Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport, catalog);
     this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus,
         config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout());
     LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
@@ -183,11 +185,11 @@ public final class LakeServer implements AutoCloseable {
     }, warmup::pending);
     QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
         System::nanoTime);
-    IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
+    IngestHandler ingest = new IngestHandler(writes, allocator, config.ingestMemoryLimit(), forwarding,
         events, limits.idleStreams());
     this.resolver = new TableResolver(catalog, store, storage.lanceOptions(), storage.isS3(), clock,
         config.namespace());
-    AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
+    AdminActions actions = new AdminActions(writes, maintenance, store, leadership, config.nodeId(),
         forwarding, new NamespaceActions(resolver), warmup::pending);
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
         internalTransport);
@@ -328,9 +330,7 @@ public final class LakeServer implements AutoCloseable {
   public WriteResult ingest(IngestRequest request, Function<BufferAllocator, ArrowReader> source) {
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
         config.ingestMemoryLimit())) {
-      WriteResult result = writes.ingest(request, source.apply(ingestAllocator)); // closes the reader
-      catalog.accept(result.registration());
-      return result;
+      return writes.ingest(request, source.apply(ingestAllocator)); // closes the reader; tells the catalog
     }
   }
 

@@ -7,6 +7,7 @@ import dev.lake.flight.security.InternalTransport;
 import dev.lake.metasrv.ClusterLeadership;
 import dev.lake.metasrv.Leadership;
 import dev.lake.registry.MetaStore;
+import dev.lake.registry.RegistrationListener;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -34,19 +35,21 @@ public final class ClusterNode implements AutoCloseable {
   private final ClusterNodeSettings settings;
   private final ClusterLeadership leadership;
   private final String nodeId;
+  private final MetaStore store;
   private LeaderClient client;
   private FlightServer internal;
   private volatile String internalAddress;
   private volatile String flightAddress;
 
-  private ClusterNode(ClusterNodeSettings settings, ClusterLeadership leadership, String nodeId) {
+  private ClusterNode(ClusterNodeSettings settings, ClusterLeadership leadership, String nodeId, MetaStore store) {
+    this.store = store;
     this.settings = settings;
     this.leadership = leadership;
     this.nodeId = nodeId;
   }
 
   public static ClusterNode single() {
-    return new ClusterNode(null, null, null);
+    return new ClusterNode(null, null, null, null);
   }
 
   /** A node of a cluster on {@code store}: it campaigns for the lease with {@code clock} and the system ticker. */
@@ -57,7 +60,8 @@ public final class ClusterNode implements AutoCloseable {
   public static ClusterNode clustered(ClusterNodeSettings settings, MetaStore store, String nodeId, Clock clock,
       Ticker ticker) {
     Objects.requireNonNull(settings, "settings");
-    return new ClusterNode(settings, new ClusterLeadership(store, nodeId, settings.lease(), clock, ticker), nodeId);
+    return new ClusterNode(settings, new ClusterLeadership(store, nodeId, settings.lease(), clock, ticker), nodeId,
+        store);
   }
 
   public boolean isClustered() {
@@ -69,14 +73,18 @@ public final class ClusterNode implements AutoCloseable {
     return Objects.requireNonNull(leadership, "a single node takes its lease at start-up");
   }
 
-  /** How this node's writes are routed. */
-  public Forwarding forwarding(Signer signer, BufferAllocator allocator, Clock clock, InternalTransport transport) {
+  /**
+   * How this node's writes are routed; what a forwarded write registered or dropped is told to {@code listener}
+   * (this node's catalog: read-your-writes on a follower).
+   */
+  public Forwarding forwarding(Signer signer, BufferAllocator allocator, Clock clock, InternalTransport transport,
+      RegistrationListener listener) {
     if (leadership == null) {
       return Forwarding.none();
     }
     client = new LeaderClient(allocator, new InternalTokens(signer, clock), nodeId, settings.forwardingDeadline(),
         settings.retryBuffer(), System::nanoTime, transport);
-    return new Forwarding(leadership, client);
+    return new Forwarding(leadership, client, store, listener);
   }
 
   /**
