@@ -382,8 +382,12 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       } else {
         return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
       }
-      PreparedQuery prepared = query.prepare(statement.sql());
-      return spool.start(user, statement.sql(), statement.parameters(), prepared.pins(), prepared.resultSchema());
+      // The statement path of DoGet: prepared under its query id (a failure here is reported as a query), then the
+      // job runs under the same limits and is reported when it ends (StatementStreams.spoolRunner).
+      String queryId = UUID.randomUUID().toString();
+      PreparedQuery prepared = streams.prepare(statement.sql(), user, queryId);
+      return spool.start(queryId, user, statement.sql(), statement.parameters(), prepared.pins(),
+          prepared.resultSchema());
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
     }

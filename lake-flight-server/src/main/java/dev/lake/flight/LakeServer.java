@@ -194,13 +194,13 @@ public final class LakeServer implements AutoCloseable {
     cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
         internalTransport);
     FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
-    this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
-        query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
-        config.dataDir().resolve("spool-tmp"), new SpoolQuota(config.guard().spoolMaxBytes(),
-            config.guard().spoolMaxBytesPerUser(), clock));
     // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
-    // buffers and the heap charged for their operators and plans, query.node-memory-limit).
+    // buffers and the heap charged for their operators and plans, query.node-memory-limit), PollFlightInfo jobs too.
     this.queryAllocator = allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit());
+    this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
+        StatementStreams.spoolRunner(query, events), limits, queryAllocator, clock, System::nanoTime,
+        StatusMapper::toStatus, config.nodeId(), config.dataDir().resolve("spool-tmp"),
+        new SpoolQuota(config.guard().spoolMaxBytes(), config.guard().spoolMaxBytesPerUser(), clock));
     ClosedSessions closedSessions = new ClosedSessions();
     LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
         ingest, actions,
