@@ -165,7 +165,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
         .put("term", r.term()).put("created_at", r.createdAt().toString())
         .put("updated_at", r.updatedAt().toString());
     ArrayNode columns = out.putArray("columns");
-    for (Field f : Schema.fromJSON(r.schema()).getFields()) {
+    for (Field f : dev.lake.engine.RegisteredSchema.of(r).getFields()) {
       columns.addObject().put("name", f.getName()).put("type", dev.lake.engine.SqlTypeNames.of(f.getType()))
           .put("arrow_type", f.getType().toString())
           .put("nullable", f.isNullable());

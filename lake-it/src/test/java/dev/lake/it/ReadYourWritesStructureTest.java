@@ -140,8 +140,10 @@ class ReadYourWritesStructureTest {
 
   private LakeTestServer node(S3ProxyServer s3, Dynoxide dynamoDb, String registry, String nodeId,
       Consumer<LakeServer.Builder> customize) throws Exception {
-    Map<String, String> settings = new HashMap<>(ClusterNodes.node(s3, "ryw", dynamoDb, registry, nodeId,
-        ClusterNodes.SHORT_LEASE));
+    // A long lease: this test is about read-your-writes, not failover (a loaded machine must not move the lease).
+    Map<String, String> settings = new HashMap<>(ClusterNodes.node(s3, "ryw", dynamoDb, registry, nodeId, Map.of(
+        "lease.duration", "20s", "lease.safety-margin", "5s", "lease.campaign-timeout", "3s",
+        "lease.renew-interval", "1s")));
     settings.putAll(CACHE_FOR_AN_HOUR);
     return LakeTestServer.start(dataDir.resolve(registry).resolve(nodeId), customize, settings);
   }

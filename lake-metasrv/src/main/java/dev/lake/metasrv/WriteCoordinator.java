@@ -361,11 +361,7 @@ public final class WriteCoordinator {
   }
 
   private static Schema parseSchema(TableRegistration registration) {
-    try {
-      return Schema.fromJSON(registration.schema());
-    } catch (IOException e) {
-      throw new UncheckedIOException("the registered schema of '" + registration.name() + "' is unreadable", e);
-    }
+    return dev.lake.engine.RegisteredSchema.of(registration);
   }
 
   /** Tells the listener; its failure cannot undo a registered write, so it is logged, not thrown. */
