@@ -59,7 +59,6 @@ import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -119,7 +118,7 @@ public final class LakeServer implements AutoCloseable {
   private LakeServer(Builder b) {
     long opening = System.nanoTime();
     this.config = b.config;
-    checkBindAllowed(config);
+    StartupChecks.checkBindAllowed(config);
     TransportSecurity.checkListenAddress(config.host(), config.security());
     OpenedResources opened = new OpenedResources(); // a later step that fails closes all of it
     try {
@@ -136,7 +135,7 @@ public final class LakeServer implements AutoCloseable {
       this.engine = opened.add(new DataRootGuard(b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator(
           "engine", 0, Long.MAX_VALUE), storage.lanceOptions(), storage.objectStores())),
           new DataRootAllowlist(config.dataRoot())));
-      warnOnClusterMismatch(config, storage);
+      StartupChecks.warnOnClusterMismatch(config, storage);
       String address = config.host() + ":" + config.port();
       // DynamoDB: a cluster node campaigns for the lease (ClusterNode); RocksDB: one process, the lease taken now.
       this.cluster = config.storage().registry() == RegistryBackend.DYNAMODB
@@ -432,36 +431,6 @@ public final class LakeServer implements AutoCloseable {
       String registry = store.describe();
       throw new StartupCheckException("taking the leader lease in the registry " + registry + " failed: "
           + e.getMessage(), e);
-    }
-  }
-
-  private static void warnOnClusterMismatch(LakeConfig config, DataStorage storage) {
-    if (config.storage().registry() != RegistryBackend.DYNAMODB) {
-      return;
-    }
-    if (!storage.isS3()) {
-      LOG.warn("registry.backend=dynamodb with a local data.root={}: other nodes cannot read these tables; use an "
-          + "s3:// data root for a cluster", config.dataRoot());
-    }
-    if (config.clusterSecret().isEmpty()) {
-      LOG.warn("registry.backend=dynamodb without cluster.secret: this node generated its own secret under {}; "
-          + "every node of a cluster must share one (set cluster.secret or LAKE_CLUSTER_SECRET)", config.dataDir());
-    }
-  }
-
-  private static void checkBindAllowed(LakeConfig config) {
-    if (!config.defaultPasswordInForce()) {
-      return;
-    }
-    try {
-      for (InetAddress a : InetAddress.getAllByName(config.host())) {
-        if (!a.isLoopbackAddress()) {
-          throw new IllegalArgumentException("refusing to listen on " + config.host() + " with the default user "
-              + "lake/lake: configure auth.users (hashes from 'bin/lake passwd') or bind 127.0.0.1");
-        }
-      }
-    } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException("server.host '" + config.host() + "' does not resolve");
     }
   }
 
