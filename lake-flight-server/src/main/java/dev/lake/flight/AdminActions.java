@@ -15,7 +15,6 @@ import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceReport;
 import dev.lake.metasrv.WriteCoordinator;
-import dev.lake.query.Catalog;
 import dev.lake.registry.LeaderLease;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.TableNames;
@@ -38,7 +37,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * lake's admin actions (Flight DoAction, UTF-8 JSON bodies, documented in docs/api.md). Each returns one JSON
  * result. On a follower, the writing actions ({@code lake.drop_table}, {@code lake.maintain_table}) are forwarded to
  * the leader ({@link Forwarding}) after the caller's role was checked here; the leader's internal endpoint runs them
- * through {@link #runHere}.
+ * through {@link #runHere}. Read-your-writes needs nothing here: the write coordinator, maintenance and the
+ * forwarding client tell the node's catalog (a {@link dev.lake.registry.RegistrationListener}).
  */
 final class AdminActions implements InternalEndpoint.LocalActions {
   static final String DROP_TABLE = "lake.drop_table";
@@ -49,27 +49,25 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   private final WriteCoordinator writes;
   private final Maintenance maintenance;
   private final MetaStore store;
-  private final Catalog catalog;
   private final Leadership leadership;
   private final String nodeId;
   private final Forwarding forwarding;
   private final NamespaceActions namespace;
   private final java.util.function.Supplier<Optional<String>> warmup;
 
-  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace) {
-    this(writes, maintenance, store, catalog, leadership, nodeId, forwarding, namespace, Optional::empty);
+  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Leadership leadership,
+      String nodeId, Forwarding forwarding, NamespaceActions namespace) {
+    this(writes, maintenance, store, leadership, nodeId, forwarding, namespace, Optional::empty);
   }
 
   /** @param warmup empty once this node answers queries of registered tables (its start-up warm-up finished) */
-  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Catalog catalog,
-      Leadership leadership, String nodeId, Forwarding forwarding, NamespaceActions namespace,
+  AdminActions(WriteCoordinator writes, Maintenance maintenance, MetaStore store, Leadership leadership,
+      String nodeId, Forwarding forwarding, NamespaceActions namespace,
       java.util.function.Supplier<Optional<String>> warmup) {
     this.warmup = warmup;
     this.writes = writes;
     this.maintenance = maintenance;
     this.store = store;
-    this.catalog = catalog;
     this.leadership = leadership;
     this.nodeId = nodeId;
     this.forwarding = forwarding;
@@ -122,47 +120,29 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   private ObjectNode drop(Identity caller, Action action, boolean mayForward) {
     requireRole(caller, Role.ADMIN, "drop tables");
     String name = text(body(action), "table");
-    Optional<ObjectNode> forwarded = forwarded(caller, action, mayForward);
-    if (forwarded.isPresent()) {
-      ObjectNode out = forwarded.get();
-      catalog.dropped(out.path("table").asText(TableNames.normalize(name)), out.path("generation").asText());
-      return out;
+    Optional<Forwarding.Target> leader = leader(mayForward);
+    if (leader.isPresent()) {
+      return forwarding.drop(leader.get(), caller, action, name);
     }
     TableRegistration dropped = writes.drop(name);
-    catalog.dropped(dropped.name(), dropped.generation());
     ObjectNode out = JSON.createObjectNode();
     out.put("table", dropped.name()).put("generation", dropped.generation()).put("version", dropped.version());
     return out;
   }
 
-  /** Forwards a writing action to the leader when this node is a follower; its JSON result, or empty. */
-  private Optional<ObjectNode> forwarded(Identity caller, Action action, boolean mayForward) {
-    Optional<Forwarding.Target> leader = mayForward ? forwarding.target() : Optional.empty();
-    if (leader.isEmpty()) {
-      return Optional.empty();
-    }
-    byte[] result = forwarding.action(leader.get(), caller, action);
-    try {
-      JsonNode node = JSON.readTree(result);
-      if (node == null || !node.isObject()) {
-        throw new IllegalStateException("the leader's answer to " + action.getType() + " is not a JSON object");
-      }
-      return Optional.of((ObjectNode) node);
-    } catch (IOException e) {
-      throw new IllegalStateException("the leader's answer to " + action.getType() + " is not JSON", e);
-    }
+  /** The leader a writing action goes to when this node is a follower; empty when it runs here. */
+  private Optional<Forwarding.Target> leader(boolean mayForward) {
+    return mayForward ? forwarding.target() : Optional.empty();
   }
 
   private ObjectNode maintain(Identity caller, Action action, boolean mayForward) {
     requireRole(caller, Role.ADMIN, "maintain tables");
     String table = TableNames.normalize(text(body(action), "table"));
-    Optional<ObjectNode> forwarded = forwarded(caller, action, mayForward);
-    if (forwarded.isPresent()) {
-      store.get(table).ifPresent(catalog::accept);
-      return forwarded.get();
+    Optional<Forwarding.Target> leader = leader(mayForward);
+    if (leader.isPresent()) {
+      return forwarding.maintain(leader.get(), caller, action, table);
     }
     MaintenanceReport report = maintenance.maintain(table);
-    store.get(table).ifPresent(catalog::accept);
     ObjectNode out = JSON.createObjectNode();
     out.put("table", table);
     if (report.compactedTo().isPresent()) {
@@ -185,7 +165,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
         .put("term", r.term()).put("created_at", r.createdAt().toString())
         .put("updated_at", r.updatedAt().toString());
     ArrayNode columns = out.putArray("columns");
-    for (Field f : Schema.fromJSON(r.schema()).getFields()) {
+    for (Field f : dev.lake.engine.RegisteredSchema.of(r).getFields()) {
       columns.addObject().put("name", f.getName()).put("type", dev.lake.engine.SqlTypeNames.of(f.getType()))
           .put("arrow_type", f.getType().toString())
           .put("nullable", f.isNullable());

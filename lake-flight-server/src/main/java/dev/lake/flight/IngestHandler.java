@@ -11,7 +11,6 @@ import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
-import dev.lake.query.Catalog;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.flight.FlightStream;
@@ -21,27 +20,25 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Bulk ingest ({@code CommandStatementIngest} over DoPut): translates the command's table definition options
- * into an {@link IngestRequest}, streams the client's batches to the write coordinator, and hands the
- * acknowledged registration to this node's catalog (read-your-writes). On a follower the stream is forwarded to
- * the leader as it arrives ({@link Forwarding}), and the leader's acknowledged registration goes to this node's
- * catalog. The leader's internal endpoint runs forwarded ingests through {@link #ingestHere}.
+ * into an {@link IngestRequest} and streams the client's batches to the write coordinator. On a follower the stream
+ * is forwarded to the leader as it arrives ({@link Forwarding}). The leader's internal endpoint runs forwarded
+ * ingests through {@link #ingestHere}. Read-your-writes needs nothing here: the write coordinator (and on a
+ * follower the forwarding client) tells the node's catalog.
  */
 final class IngestHandler implements InternalEndpoint.LocalIngest {
   static final String IDEMPOTENCY_KEY = "lake.idempotency_key";
   private final WriteCoordinator writes;
-  private final Catalog catalog;
   private final BufferAllocator allocator;
   private final long memoryLimit;
   private final Forwarding forwarding;
   private final QueryEvents events;
   private final IdleStreams idle;
 
-  IngestHandler(WriteCoordinator writes, Catalog catalog, BufferAllocator allocator, long memoryLimit,
+  IngestHandler(WriteCoordinator writes, BufferAllocator allocator, long memoryLimit,
       Forwarding forwarding, QueryEvents events, IdleStreams idle) {
     this.events = events;
     this.idle = idle;
     this.writes = writes;
-    this.catalog = catalog;
     this.allocator = allocator;
     this.memoryLimit = memoryLimit;
     this.forwarding = forwarding;
@@ -53,7 +50,6 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
     Optional<Forwarding.Target> leader = forwarding.target();
     if (leader.isPresent()) {
       ForwardedWrite result = forwarding.ingest(leader.get(), caller, command, stream, idle);
-      result.registration().ifPresent(catalog::accept);
       return result.rows();
     }
     return ingestHere(caller, command, stream).rowCount();
@@ -67,7 +63,6 @@ final class IngestHandler implements InternalEndpoint.LocalIngest {
         memoryLimit)) {
       FlightStreamReader reader = new FlightStreamReader(stream, ingestAllocator, idle);
       WriteResult result = writes.ingest(request, reader);
-      catalog.accept(result.registration());
       if (!result.replayed()) { // a replayed idempotent retry wrote nothing
         events.ingested(result.rowCount(), reader.bytesRead());
       }

@@ -4,7 +4,6 @@ import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.session.SessionOptionsHandler;
@@ -19,10 +18,6 @@ import dev.lake.flight.ticket.StatementHandle;
 import dev.lake.flight.ticket.TicketCodec;
 import dev.lake.query.PreparedQuery;
 import dev.lake.query.QueryService;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -51,8 +46,6 @@ import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
 import org.apache.arrow.flight.sql.FlightSqlUtils;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
@@ -84,6 +77,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private final IncomingStreams incoming;
   private final StreamSettings streamSettings;
   private final OpenStreams openStreams;
+  private final Cancellations cancellations;
 
   LakeFlightSqlProducer(QueryService query, FlightSqlMetadata metadata, IngestHandler ingest, AdminActions actions,
       TicketCodec tickets, Access access, BufferAllocator allocator, Clock clock, Duration ticketLifetime,
@@ -94,6 +88,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
     this.events = events;
     this.sessions = sessions;
     this.streams = new StatementStreams(query, limits, allocator, events, spool);
+    this.cancellations = new Cancellations(tickets, limits, spool, metadata);
     this.incoming = new IncomingStreams(ingest, access, tickets, events, limits.idleStreams(), allocator,
         streamSettings.firstMessageTimeout());
     this.query = query;
@@ -113,7 +108,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
     try {
-      Any command = command(descriptor); // a clear INVALID_ARGUMENT for bytes that are not a Flight SQL command
+      Any command = FlightSqlCommands.command(descriptor); // a clear INVALID_ARGUMENT for bytes that are not a Flight SQL command
       if (metadata.handles(command)) {
         return metadata.flightInfo(command, descriptor);
       }
@@ -126,7 +121,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
     try {
-      command(descriptor);
+      FlightSqlCommands.command(descriptor);
       return super.getSchema(context, descriptor);
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
@@ -140,7 +135,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
         streams.spooled(ticket.getBytes(), access.identity(context).user(), listener);
         return;
       }
-      Any any = parseAny(ticket.getBytes(), "ticket");
+      Any any = FlightSqlCommands.parseAny(ticket.getBytes(), "ticket");
       if (any.is(FlightSql.TicketStatementQuery.class)) {
         getStreamStatement(any.unpack(FlightSql.TicketStatementQuery.class), context, listener);
       } else if (metadata.handles(any)) {
@@ -165,7 +160,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       try {
         permit = openStreams.open(access.identity(context).user());
         StreamWatch.current().ifPresent(w -> w.awaitDescriptor(streamSettings.firstMessageTimeout()));
-        command(flightStream.getDescriptor());
+        FlightSqlCommands.command(flightStream.getDescriptor());
         super.acceptPut(context, flightStream, ackStream).run();
       } catch (Throwable t) {
         ackStream.onError(StatusMapper.toStatus(t));
@@ -275,8 +270,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       FlightSql.ActionCreatePreparedStatementResult result = FlightSql.ActionCreatePreparedStatementResult
           .newBuilder()
           .setPreparedStatementHandle(ByteString.copyFrom(handle))
-          .setDatasetSchema(serialize(dataset))
-          .setParameterSchema(serialize(parameters))
+          .setDatasetSchema(FlightSqlCommands.serialize(dataset))
+          .setParameterSchema(FlightSqlCommands.serialize(parameters))
           .build();
       listener.onNext(new Result(Any.pack(result).toByteArray()));
       listener.onCompleted();
@@ -364,7 +359,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       if (ResultSpool.isJob(descriptor)) {
         return spool.poll(descriptor, user);
       }
-      Any command = command(descriptor);
+      Any command = FlightSqlCommands.command(descriptor);
       StatementHandle statement;
       if (command.is(FlightSql.CommandStatementQuery.class)) {
         FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
@@ -382,45 +377,23 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       } else {
         return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
       }
-      PreparedQuery prepared = query.prepare(statement.sql());
-      return spool.start(user, statement.sql(), statement.parameters(), prepared.pins(), prepared.resultSchema());
+      // The statement path of DoGet: prepared under its query id (a failure here is reported as a query), then the
+      // job runs under the same limits and is reported when it ends (StatementStreams.spoolRunner).
+      String queryId = UUID.randomUUID().toString();
+      PreparedQuery prepared = streams.prepare(statement.sql(), user, queryId);
+      return spool.start(queryId, user, statement.sql(), statement.parameters(), prepared.pins(),
+          prepared.resultSchema());
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
     }
   }
 
-  /**
-   * Stops the running queries a FlightInfo's tickets name (on this node: nodes share no state, and a Flight client
-   * sends the cancel over the connection its DoGet uses), and refuses those tickets here from now on. The caller
-   * must own the tickets; an expired ticket may still be cancelled (its DoGet may still run).
-   */
+  /** CancelFlightInfo ({@link Cancellations}). */
   @Override
   public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context,
       StreamListener<CancelStatus> listener) {
     try {
-      String user = access.identity(context).user();
-      if (ResultSpool.isJob(request.getInfo().getDescriptor())) {
-        listener.onNext(spool.cancel(request.getInfo().getDescriptor(), user));
-        listener.onCompleted();
-        return;
-      }
-      boolean queries = false;
-      for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
-        if (ResultSpool.isPart(endpoint.getTicket().getBytes())) {
-          spool.partId(endpoint.getTicket().getBytes(), user); // checks it; a spooled result is complete
-          continue;
-        }
-        Any any = parseAny(endpoint.getTicket().getBytes(), "ticket");
-        if (any.is(FlightSql.TicketStatementQuery.class)) {
-          QueryTicket ticket = tickets.decodeForCancel(
-              any.unpack(FlightSql.TicketStatementQuery.class).getStatementHandle().toByteArray(), user);
-          limits.running().cancel(ticket.queryId(), ticket.expiresAt());
-          queries = true;
-        } else if (!metadata.handles(any)) {
-          throw new InvalidTicketException("the FlightInfo holds a ticket this server did not issue");
-        }
-      }
-      listener.onNext(queries ? CancelStatus.CANCELLED : CancelStatus.NOT_CANCELLABLE);
+      listener.onNext(cancellations.cancel(request, access.identity(context).user()));
       listener.onCompleted();
     } catch (Throwable t) {
       listener.onError(StatusMapper.toStatus(t));
@@ -497,8 +470,6 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public void close() {}
 
-  // ---- helpers ----
-
   /** Sends one result and completes, or answers the failure's status. */
   private static <T> void answer(StreamListener<T> listener, java.util.function.Supplier<T> result) {
     try {
@@ -506,37 +477,6 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       listener.onCompleted();
     } catch (Throwable t) {
       listener.onError(StatusMapper.toStatus(t));
-    }
-  }
-
-  private static Any command(FlightDescriptor descriptor) {
-    if (descriptor == null || !descriptor.isCommand()) {
-      throw new LakeException(ErrorCode.INVALID_ARGUMENT,
-          "lake serves Flight SQL commands; path descriptors are not supported");
-    }
-    return parseAny(descriptor.getCommand(), "command");
-  }
-
-  private static Any parseAny(byte[] bytes, String what) {
-    try {
-      Any any = Any.parseFrom(bytes);
-      if (!any.getTypeUrl().startsWith("type.googleapis.com/arrow.flight.protocol.sql.")) {
-        throw new InvalidTicketException("the " + what + " is not a Flight SQL " + what);
-      }
-      return any;
-    } catch (InvalidProtocolBufferException e) {
-      throw new InvalidTicketException("the " + what + " bytes are malformed (not a Flight SQL " + what + ")");
-    }
-  }
-
-  /** A schema as an encapsulated IPC message, the form Flight SQL clients deserialize. */
-  private static ByteString serialize(Schema schema) {
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), schema);
-      return ByteString.copyFrom(out.toByteArray());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

@@ -59,7 +59,6 @@ import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -67,7 +66,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -120,106 +118,110 @@ public final class LakeServer implements AutoCloseable {
   private LakeServer(Builder b) {
     long opening = System.nanoTime();
     this.config = b.config;
-    checkBindAllowed(config);
+    StartupChecks.checkBindAllowed(config);
     TransportSecurity.checkListenAddress(config.host(), config.security());
-    this.allocator = new RootAllocator();
+    OpenedResources opened = new OpenedResources(); // a later step that fails closes all of it
     try {
-      Files.createDirectories(config.dataDir());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the data directory " + config.dataDir(), e);
-    }
-    Clock clock = b.clock;
-    this.storage = DataStorage.open(config.dataRoot(), config.storage().s3());
-    MetaStore opened;
-    try {
-      opened = b.metaStore != null ? b.metaStore : Registries.open(config.storage(), config.dataDir());
-    } catch (RuntimeException e) {
-      storage.close();
+      this.allocator = opened.add(new RootAllocator());
+      try {
+        Files.createDirectories(config.dataDir());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create the data directory " + config.dataDir(), e);
+      }
+      Clock clock = b.clock;
+      this.storage = opened.add(DataStorage.open(config.dataRoot(), config.storage().s3()));
+      this.store = opened.add(b.wrapStore.apply(b.metaStore != null ? b.metaStore
+          : Registries.open(config.storage(), config.dataDir())));
+      this.engine = opened.add(new DataRootGuard(b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator(
+          "engine", 0, Long.MAX_VALUE), storage.lanceOptions(), storage.objectStores())),
+          new DataRootAllowlist(config.dataRoot())));
+      StartupChecks.warnOnClusterMismatch(config, storage);
+      String address = config.host() + ":" + config.port();
+      // DynamoDB: a cluster node campaigns for the lease (ClusterNode); RocksDB: one process, the lease taken now.
+      this.cluster = config.storage().registry() == RegistryBackend.DYNAMODB
+          ? ClusterNode.clustered(config.cluster(), store, config.nodeId(), clock)
+          : ClusterNode.single(takeLease(store, config.nodeId(), address));
+      opened.add(cluster);
+      Leadership leadership = cluster.leadership();
+      TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
+      TableLocations locations = new TableLocations(config.dataRoot());
+      // Read-your-writes, wired once: the catalog hears of every registration this node's writes make (and, on a
+      // follower, of what the leader registered for it) from the write path itself, never from a request handler.
+      this.catalog = opened.add(CachingCatalog.start(store, config.catalog()));
+      this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
+          b.interceptor, catalog);
+      this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
+          b.interceptor, catalog);
+      this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
+      QueryService query = opened.add(new QueryService(catalog, engine,
+          new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
+              config.queryExecutor()).withStatementLimits(config.statementLimits()),
+          VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes()))));
+      this.query = query;
+      Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
+      InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
+      Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport, catalog);
+      this.limits = opened.add(new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus,
+          config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout()));
+      this.metrics = opened.add(new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
+          () -> limits.admission().queued(), catalog::stats, cluster::isLeader, cluster::observedTerm,
+          query::pushdownStats, query::columnCacheStats)));
+      this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime);
+      this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
+        @Override
+        public boolean isLeader() {
+          return cluster.isLeader();
+        }
+
+        @Override
+        public Optional<String> knownLeader() {
+          return forwarding.target().map(Forwarding.Target::nodeId);
+        }
+      }, warmup::pending);
+      opened.add(readiness);
+      QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
+          System::nanoTime);
+      IngestHandler ingest = new IngestHandler(writes, allocator, config.ingestMemoryLimit(), forwarding,
+          events, limits.idleStreams());
+      this.resolver = new TableResolver(catalog, store, storage.lanceOptions(), storage.isS3(), clock,
+          config.namespace());
+      AdminActions actions = new AdminActions(writes, maintenance, store, leadership, config.nodeId(),
+          forwarding, new NamespaceActions(resolver), warmup::pending);
+      cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
+          internalTransport);
+      FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
+      // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
+      // buffers and the heap charged for their operators and plans, query.node-memory-limit), PollFlightInfo jobs too.
+      this.queryAllocator = opened.add(allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit()));
+      this.spool = opened.add(ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
+          StatementStreams.spoolRunner(query, events), limits, queryAllocator, clock, System::nanoTime,
+          StatusMapper::toStatus, config.nodeId(), config.dataDir().resolve("spool-tmp"),
+          new SpoolQuota(config.guard().spoolMaxBytes(), config.guard().spoolMaxBytesPerUser(), clock)));
+      ClosedSessions closedSessions = new ClosedSessions();
+      LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
+          ingest, actions,
+          new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
+          limits, spool, events, new SessionOptionsHandler(closedSessions),
+          config.streams());
+      LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
+      LoginMeters.bind(metrics.registry(), logins);
+      this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
+      FlightServer.Builder flight = FlightServer.builder(allocator,
+              TransportSecurity.location(config.host(), config.port(), config.security()), producer)
+          .headerAuthenticator(new LakeAuthenticator(config.users(), tokens, config.security().mutualTls(), logins))
+          .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer), closedSessions));
+      TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
+      TransportSecurity.limit(flight, config.guard());
+      this.server = opened.add(flight.build());
+      this.warmupThread = new Thread(this::warmUp, "lake-warmup");
+      warmupThread.setDaemon(true);
+      LOG.info("start-up phase=open took={}ms node={} registry={}", (System.nanoTime() - opening) / 1_000_000,
+          config.nodeId(), store.describe());
+      this.constructed = System.nanoTime();
+    } catch (RuntimeException | Error e) {
+      opened.closeAll(e);
       throw e;
     }
-    this.store = b.wrapStore.apply(opened);
-    this.engine = new DataRootGuard(b.wrapEngine.apply(new LanceTableEngine(allocator.newChildAllocator("engine", 0,
-        Long.MAX_VALUE), storage.lanceOptions(), storage.objectStores())), new DataRootAllowlist(config.dataRoot()));
-    warnOnClusterMismatch(config, storage);
-    String address = config.host() + ":" + config.port();
-    // DynamoDB: a cluster node campaigns for the lease (ClusterNode); RocksDB: one process, the lease taken now.
-    this.cluster = config.storage().registry() == RegistryBackend.DYNAMODB
-        ? ClusterNode.clustered(config.cluster(), store, config.nodeId(), clock) : ClusterNode.single();
-    Leadership leadership = cluster.isClustered() ? cluster.leadership()
-        : takeLease(store, storage, config.nodeId(), address);
-    TableLocks locks = new TableLocks(config.lockTimeout().toMillis());
-    TableLocations locations = new TableLocations(config.dataRoot());
-    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
-        b.interceptor);
-    this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
-        b.interceptor);
-    this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
-    this.catalog = CachingCatalog.start(store, config.catalog());
-    QueryService query = new QueryService(catalog, engine,
-        new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
-            config.queryExecutor()).withStatementLimits(config.statementLimits()),
-        VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())));
-    this.query = query;
-    Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
-    InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
-    Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport);
-    this.limits = new QueryLimits(config.limits(), System::nanoTime, clock, StatusMapper::toStatus,
-        config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout());
-    LongSupplier term = cluster.isClustered() ? cluster::observedTerm : () -> leadership.enter().term();
-    this.metrics = new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
-        () -> limits.admission().queued(), catalog::stats, cluster::isLeader, term, query::pushdownStats,
-        query::columnCacheStats));
-    this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime);
-    this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
-      @Override
-      public boolean isLeader() {
-        return cluster.isLeader();
-      }
-
-      @Override
-      public Optional<String> knownLeader() {
-        return forwarding.target().map(Forwarding.Target::nodeId);
-      }
-    }, warmup::pending);
-    QueryEvents events = new QueryEvents(metrics, new SlowQueryLog(config.log().slowQueryThreshold()),
-        System::nanoTime);
-    IngestHandler ingest = new IngestHandler(writes, catalog, allocator, config.ingestMemoryLimit(), forwarding,
-        events, limits.idleStreams());
-    this.resolver = new TableResolver(catalog, store, storage.lanceOptions(), storage.isS3(), clock,
-        config.namespace());
-    AdminActions actions = new AdminActions(writes, maintenance, store, catalog, leadership, config.nodeId(),
-        forwarding, new NamespaceActions(resolver), warmup::pending);
-    cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
-        internalTransport);
-    FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
-    this.spool = ResultSpool.open(config.results(), config.storage().s3(), new SpoolTokens(signer, clock),
-        query::execute, limits, allocator, clock, System::nanoTime, StatusMapper::toStatus, config.nodeId(),
-        config.dataDir().resolve("spool-tmp"), new SpoolQuota(config.guard().spoolMaxBytes(),
-            config.guard().spoolMaxBytesPerUser(), clock));
-    // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
-    // buffers and the heap charged for their operators and plans, query.node-memory-limit).
-    this.queryAllocator = allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit());
-    ClosedSessions closedSessions = new ClosedSessions();
-    LakeFlightSqlProducer producer = new LakeFlightSqlProducer(query, metadata,
-        ingest, actions,
-        new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
-        limits, spool, events, new SessionOptionsHandler(closedSessions),
-        config.streams());
-    LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
-    LoginMeters.bind(metrics.registry(), logins);
-    this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
-    FlightServer.Builder flight = FlightServer.builder(allocator,
-            TransportSecurity.location(config.host(), config.port(), config.security()), producer)
-        .headerAuthenticator(new LakeAuthenticator(config.users(), tokens, config.security().mutualTls(), logins))
-        .middleware(SessionMiddleware.KEY, new SessionMiddleware.Factory(new SessionTokens(signer), closedSessions));
-    TransportSecurity.configure(flight, config.security(), GrpcHooks.consumer());
-    TransportSecurity.limit(flight, config.guard());
-    this.server = flight.build();
-    this.warmupThread = new Thread(this::warmUp, "lake-warmup");
-    warmupThread.setDaemon(true);
-    LOG.info("start-up phase=open took={}ms node={} registry={}", (System.nanoTime() - opening) / 1_000_000,
-        config.nodeId(), store.describe());
-    this.constructed = System.nanoTime();
   }
 
   /** Warms the node up (catalog, Lance, one real query) before it reports ready; retried every 5 s (bounded). */
@@ -243,8 +245,8 @@ public final class LakeServer implements AutoCloseable {
   }
 
   public LakeServer start() throws IOException {
-    server.start();
     try {
+      server.start();
       cluster.start(config.host(), server.getPort());
     } catch (IOException | RuntimeException e) {
       close();
@@ -328,9 +330,7 @@ public final class LakeServer implements AutoCloseable {
   public WriteResult ingest(IngestRequest request, Function<BufferAllocator, ArrowReader> source) {
     try (BufferAllocator ingestAllocator = allocator.newChildAllocator("ingest-" + request.table(), 0,
         config.ingestMemoryLimit())) {
-      WriteResult result = writes.ingest(request, source.apply(ingestAllocator)); // closes the reader
-      catalog.accept(result.registration());
-      return result;
+      return writes.ingest(request, source.apply(ingestAllocator)); // closes the reader; tells the catalog
     }
   }
 
@@ -415,11 +415,7 @@ public final class LakeServer implements AutoCloseable {
   private static List<TableInfo> tables(Catalog catalog) {
     List<TableInfo> out = new ArrayList<>();
     for (TableRegistration r : catalog.tables()) {
-      try {
-        out.add(new TableInfo(r.name(), Schema.fromJSON(r.schema())));
-      } catch (IOException e) {
-        throw new UncheckedIOException("unreadable schema for table " + r.name(), e);
-      }
+      out.add(new TableInfo(r.name(), dev.lake.engine.RegisteredSchema.of(r)));
     }
     return out;
   }
@@ -428,46 +424,13 @@ public final class LakeServer implements AutoCloseable {
    * Takes the lease at start-up (single-node leadership, RocksDB); a registry that refuses it fails the start with
    * a message saying so.
    */
-  private static SingleNodeLeadership takeLease(MetaStore store, DataStorage storage, String nodeId,
-      String address) {
+  private static SingleNodeLeadership takeLease(MetaStore store, String nodeId, String address) {
     try {
       return SingleNodeLeadership.takeLease(store, nodeId, address);
     } catch (RegistryException e) {
       String registry = store.describe();
-      store.close();
-      storage.close();
       throw new StartupCheckException("taking the leader lease in the registry " + registry + " failed: "
           + e.getMessage(), e);
-    }
-  }
-
-  private static void warnOnClusterMismatch(LakeConfig config, DataStorage storage) {
-    if (config.storage().registry() != RegistryBackend.DYNAMODB) {
-      return;
-    }
-    if (!storage.isS3()) {
-      LOG.warn("registry.backend=dynamodb with a local data.root={}: other nodes cannot read these tables; use an "
-          + "s3:// data root for a cluster", config.dataRoot());
-    }
-    if (config.clusterSecret().isEmpty()) {
-      LOG.warn("registry.backend=dynamodb without cluster.secret: this node generated its own secret under {}; "
-          + "every node of a cluster must share one (set cluster.secret or LAKE_CLUSTER_SECRET)", config.dataDir());
-    }
-  }
-
-  private static void checkBindAllowed(LakeConfig config) {
-    if (!config.defaultPasswordInForce()) {
-      return;
-    }
-    try {
-      for (InetAddress a : InetAddress.getAllByName(config.host())) {
-        if (!a.isLoopbackAddress()) {
-          throw new IllegalArgumentException("refusing to listen on " + config.host() + " with the default user "
-              + "lake/lake: configure auth.users (hashes from 'bin/lake passwd') or bind 127.0.0.1");
-        }
-      }
-    } catch (java.net.UnknownHostException e) {
-      throw new IllegalArgumentException("server.host '" + config.host() + "' does not resolve");
     }
   }
 

@@ -22,7 +22,8 @@ import org.slf4j.MDC;
  * Runs statements for the producer: preparing (under the query's id in the MDC), and DoGet of a ticket or of a
  * spooled part under the read-path limits (timeout and admission slot from DoGet's start to the last batch, a child
  * allocator per query). Every query is reported once to {@link QueryEvents}, with its final outcome: when it fails
- * to prepare, or when its DoGet ends. Every log line of a query carries its id (MDC key {@value #QUERY_ID}).
+ * to prepare, or when its DoGet ends; a PollFlightInfo job when it ends ({@link #spoolRunner}). Every log line of a
+ * query carries its id (MDC key {@value #QUERY_ID}).
  */
 final class StatementStreams {
   static final String QUERY_ID = "queryId";
@@ -104,6 +105,28 @@ final class StatementStreams {
             events.since(start), sent.rows(), sent.bytes()));
       }
     }
+  }
+
+  /**
+   * The statement path of PollFlightInfo jobs: they execute as DoGet does ({@link QueryService#execute}) and each
+   * job's end is reported to {@link QueryEvents} as a query (metrics, slow-query log) under its query id. The
+   * spool's jobs take the same admission slots, per-user count, timeout and memory pool as DoGets.
+   */
+  static ResultSpool.QueryRunner spoolRunner(QueryService query, QueryEvents events) {
+    return new ResultSpool.QueryRunner() {
+      @Override
+      public ArrowReader execute(String sql, java.util.Map<String, dev.lake.query.TablePin> pins,
+          java.util.List<Object> parameters, BufferAllocator allocator, QueryGuard guard) {
+        return query.execute(sql, pins, parameters, allocator, guard);
+      }
+
+      @Override
+      public void finished(String queryId, String user, String sql, java.util.Optional<RuntimeException> failure,
+          java.time.Duration duration, long rows, long bytes) {
+        events.queryFinished(new QueryRecord(queryId, user, sql, failure.map(StatusMapper::outcome)
+            .orElse(QueryRecord.OK), duration, rows, bytes));
+      }
+    };
   }
 
   private static ErrorCode stopCode(RuntimeException reason) {

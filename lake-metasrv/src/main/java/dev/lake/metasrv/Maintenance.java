@@ -11,6 +11,7 @@ import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.Page;
+import dev.lake.registry.RegistrationListener;
 import dev.lake.registry.RegistryConflictException;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableNotFoundException;
@@ -58,9 +59,18 @@ public final class Maintenance {
   private final MaintenanceSettings settings;
   private final WriteInterceptor interceptor;
   private final CommitRule commitRule;
+  private final RegistrationListener listener;
 
   public Maintenance(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
       TableLocations locations, Clock clock, MaintenanceSettings settings, WriteInterceptor interceptor) {
+    this(store, engine, leadership, locks, locations, clock, settings, interceptor, RegistrationListener.NONE);
+  }
+
+  /** @param listener told of every registration a compaction makes (the node's catalog: read-your-writes) */
+  public Maintenance(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
+      TableLocations locations, Clock clock, MaintenanceSettings settings, WriteInterceptor interceptor,
+      RegistrationListener listener) {
+    this.listener = java.util.Objects.requireNonNull(listener, "listener");
     this.store = store;
     this.locations = locations;
     this.engine = engine;
@@ -132,6 +142,11 @@ public final class Maintenance {
       LOG.info("compaction registered table={} generation={} from={} to={} fragmentsRemoved={} fragmentsAdded={}",
           name, registration.generation(), registration.version(), version, work.fragmentsRemoved(),
           work.fragmentsAdded());
+      try {
+        listener.registered(next);
+      } catch (RuntimeException e) { // the version is registered: a listener's failure cannot undo it
+        LOG.error("the registration listener failed table={} version={}", name, version, e);
+      }
       return Optional.of(next);
     });
   }

@@ -11,6 +11,7 @@ import dev.lake.registry.DuplicateIdempotencyKeyException;
 import dev.lake.registry.IdempotencyRecord;
 import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
+import dev.lake.registry.RegistrationListener;
 import dev.lake.registry.RegistryConflictException;
 import dev.lake.registry.TableExistsException;
 import dev.lake.registry.TableNames;
@@ -47,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * then {@link WriteConflictException} (ABORTED, retry).
  * A Lance version that was committed but not registered is never read (reads open registered versions only) and
  * is undone by the next writer's restore.
+ *
+ * <p>Every acknowledged write (a replay included) and every drop is told to the {@link RegistrationListener}
+ * (the node's catalog: read-your-writes) right after its registry write, before the caller hears of it.
  */
 public final class WriteCoordinator {
   private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
@@ -61,9 +65,18 @@ public final class WriteCoordinator {
   private final Clock clock;
   private final WriteInterceptor interceptor;
   private final CommitRule commitRule;
+  private final RegistrationListener listener;
 
   public WriteCoordinator(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
       TableLocations locations, BufferAllocator allocator, Clock clock, WriteInterceptor interceptor) {
+    this(store, engine, leadership, locks, locations, allocator, clock, interceptor, RegistrationListener.NONE);
+  }
+
+  /** @param listener told of every registration this coordinator acknowledges and of every drop */
+  public WriteCoordinator(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
+      TableLocations locations, BufferAllocator allocator, Clock clock, WriteInterceptor interceptor,
+      RegistrationListener listener) {
+    this.listener = java.util.Objects.requireNonNull(listener, "listener");
     this.store = store;
     this.engine = engine;
     this.leadership = leadership;
@@ -75,8 +88,17 @@ public final class WriteCoordinator {
     this.commitRule = new CommitRule(engine, leadership);
   }
 
-  /** Creates, appends to or replaces {@code request.table()} with {@code data}; consumes and closes the reader. */
+  /**
+   * Creates, appends to or replaces {@code request.table()} with {@code data}; consumes and closes the reader. The
+   * acknowledged registration is told to the listener before this returns.
+   */
   public WriteResult ingest(IngestRequest request, ArrowReader data) {
+    WriteResult result = ingestUntold(request, data);
+    tell(result.registration());
+    return result;
+  }
+
+  private WriteResult ingestUntold(IngestRequest request, ArrowReader data) {
     String table = request.table();
     boolean handedOff = false;
     try {
@@ -126,6 +148,7 @@ public final class WriteCoordinator {
         interceptor.beforeRegistryWrite(name, expected.version());
         try {
           store.drop(fence, expected, tombstone);
+          tellDropped(expected);
           LOG.info("table dropped table={} generation={} version={}", name, expected.generation(),
               expected.version());
           return expected;
@@ -338,10 +361,25 @@ public final class WriteCoordinator {
   }
 
   private static Schema parseSchema(TableRegistration registration) {
+    return dev.lake.engine.RegisteredSchema.of(registration);
+  }
+
+  /** Tells the listener; its failure cannot undo a registered write, so it is logged, not thrown. */
+  private void tell(TableRegistration registration) {
     try {
-      return Schema.fromJSON(registration.schema());
-    } catch (IOException e) {
-      throw new UncheckedIOException("the registered schema of '" + registration.name() + "' is unreadable", e);
+      listener.registered(registration);
+    } catch (RuntimeException e) {
+      LOG.error("the registration listener failed table={} version={}", registration.name(),
+          registration.version(), e);
+    }
+  }
+
+  private void tellDropped(TableRegistration dropped) {
+    try {
+      listener.dropped(dropped.name(), dropped.generation());
+    } catch (RuntimeException e) {
+      LOG.error("the registration listener failed on a drop table={} generation={}", dropped.name(),
+          dropped.generation(), e);
     }
   }
 

@@ -155,6 +155,7 @@ class CommitRuleBranchesTest {
     assertThat(lake.values("t")).containsExactlyInAnyOrder(1L, 2L, 3L);
     TableRegistration r2 = lake.registration("t");
     assertThat(r2.version()).as("restore, then the append").isEqualTo(orphan + 2);
+    assertThat(lake.told).as("the listener heard of each acknowledged registration").containsExactly(r1, r2);
 
     // Foreign commit: an append lands between the read and the commit; Lance rebases onto it, the engine finds it
     // between the read and the new version, the new version is not registered, and the retry restores first.
@@ -170,6 +171,7 @@ class CommitRuleBranchesTest {
     assertThat(lake.values("t")).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
     TableRegistration r3 = lake.registration("t");
     assertThat(lake.engine.dataChangingVersionsAfter(r3.location(), r3.version())).isEmpty();
+    assertThat(lake.told).as("the unregistered rebased version was never told").containsExactly(r1, r2, r3);
 
     // Stale maintenance: an append registered while the compaction was being rewritten; the rewrite is skipped.
     for (long i = 5; i <= 8; i++) {
@@ -181,6 +183,7 @@ class CommitRuleBranchesTest {
     TableRegistration r4 = lake.registration("t");
     assertThat(lake.values("t")).containsExactlyInAnyOrderElementsOf(range(1, 10));
     assertThat(lake.engine.latestVersion(r4.location())).as("no rewrite committed").isEqualTo(r4.version());
+    assertThat(lake.told).as("a stale compaction tells nothing").hasSize(3 + 5).last().isEqualTo(r4);
 
     // Lease lost mid-commit: another process takes the lease (term + 1) after this leader committed to Lance and
     // before its registry write. The registry refuses the write; nothing is acknowledged; the version stays
@@ -190,6 +193,7 @@ class CommitRuleBranchesTest {
     beforeCommit.set(null);
     assertThat(lake.registration("t")).isEqualTo(r4);
     assertThat(lake.engine.dataChangingVersionsAfter(r4.location(), r4.version())).hasSize(1);
+    assertThat(lake.told).as("a refused registry write tells nothing").hasSize(8).last().isEqualTo(r4);
     SingleNodeLeadership other = SingleNodeLeadership.takeLease(lake.store, "node-new", "127.0.0.1:0");
     WriteCoordinator newLeader = new WriteCoordinator(lake.store, lake.engine, other, new TableLocks(30_000),
         lake.locations, lake.allocator, Clock.systemUTC(), WriteInterceptor.NONE);

@@ -42,6 +42,8 @@ final class MetasrvHarness implements AutoCloseable {
   final Maintenance maintenance;
   final SingleNodeLeadership leadership;
   final TableLocations locations;
+  /** What the write coordinator and maintenance told their registration listener, in order. */
+  final List<TableRegistration> told = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   MetasrvHarness(Path dir, Clock clock, MaintenanceSettings settings, WriteInterceptor interceptor) {
     this.store = RocksDbMetaStore.open(dir.resolve("registry"));
@@ -49,9 +51,21 @@ final class MetasrvHarness implements AutoCloseable {
     this.leadership = SingleNodeLeadership.takeLease(store, "node-test", "127.0.0.1:0");
     this.locations = new TableLocations(dir.resolve("tables").toString());
     TableLocks locks = new TableLocks(30_000);
-    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock, interceptor);
+    dev.lake.registry.RegistrationListener listener = new dev.lake.registry.RegistrationListener() {
+      @Override
+      public void registered(TableRegistration registration) {
+        told.add(registration);
+      }
+
+      @Override
+      public void dropped(String name, String generation) {
+        told.add(null);
+      }
+    };
+    this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock, interceptor,
+        listener);
     this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, settings,
-        interceptor);
+        interceptor, listener);
   }
 
   WriteResult create(String table, List<Long> values) {

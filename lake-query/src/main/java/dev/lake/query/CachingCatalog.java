@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.Page;
+import dev.lake.registry.RegistrationListener;
 import dev.lake.registry.RegistryUnavailableException;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableRegistration;
@@ -46,14 +47,14 @@ import org.slf4j.LoggerFactory;
  *   <li>A name missing from the snapshot costs at most one point read ({@code MetaStore.get}), shared by every
  *       concurrent look-up of that name; its answer is kept for the ttl when positive (until the next full refresh
  *       supersedes it) and for {@link CatalogSettings#negativeTtl()} when negative.
- *   <li>Read-your-writes: {@link #accept} and {@link #dropped} take effect at once; of an acknowledged registration
+ *   <li>Read-your-writes: {@link #registered} and {@link #dropped} take effect at once; of an acknowledged registration
  *       and the cache's, the newer (later incarnation, then higher version) wins, so a refresh that started before
  *       a write can never replace it.
  *   <li>Histories (time travel) are read on demand and kept for the ttl per incarnation and registered version.
  * </ul>
  * Time comes from the injected {@link Ticker}. Thread-safe.
  */
-public final class CachingCatalog implements Catalog, AutoCloseable {
+public final class CachingCatalog implements Catalog, RegistrationListener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CachingCatalog.class);
   static final int PAGE_SIZE = 500;
   private static final int MAX_POINT_ENTRIES = 10_000;
@@ -171,12 +172,14 @@ public final class CachingCatalog implements Catalog, AutoCloseable {
     });
   }
 
+  /** Read-your-writes: a registration this node's writer (or its leader, for a follower) just acknowledged. */
   @Override
-  public void accept(TableRegistration acknowledged) {
+  public void registered(TableRegistration acknowledged) {
     recent.accept(acknowledged);
     points.invalidate(acknowledged.name());
   }
 
+  /** A table this node (or its leader, for a follower) just dropped: the given generation. */
   @Override
   public void dropped(String name, String generation) {
     recent.dropped(name, generation);

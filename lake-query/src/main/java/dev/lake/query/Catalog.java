@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The registrations the read path sees. Backend errors surface as
+ * The registrations the read path sees (read-only: what this node's writes acknowledged reaches the catalog through
+ * {@link dev.lake.registry.RegistrationListener}, which {@link CachingCatalog} implements). Backend errors surface as
  * {@link dev.lake.registry.RegistryUnavailableException}, never as an empty answer.
  */
 public interface Catalog {
@@ -21,10 +22,4 @@ public interface Catalog {
    * by retention are gone from it. Not on the path of ordinary queries.
    */
   List<VersionRecord> history(String name, String generation);
-
-  /** Read-your-writes: a registration this node's writer just acknowledged. */
-  void accept(TableRegistration acknowledged);
-
-  /** A table this node just dropped (the given generation). */
-  void dropped(String name, String generation);
 }

@@ -60,12 +60,6 @@ final class CatalogTables implements TableResolver {
   }
 
   static Schema schemaOf(TableRegistration registration) {
-    try {
-      return Schema.fromJSON(registration.schema());
-    } catch (IOException | RuntimeException e) {
-      throw new QueryExecutionException("the registration of table '" + registration.name() + "' (generation "
-          + registration.generation() + ", version " + registration.version() + ") holds a schema that is not"
-          + " Arrow schema JSON; the registry entry is damaged: " + e.getMessage(), e);
-    }
+    return dev.lake.engine.RegisteredSchema.of(registration);
   }
 }

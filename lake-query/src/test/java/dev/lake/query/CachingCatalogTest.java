@@ -232,14 +232,14 @@ class CachingCatalogTest {
     assertThat(catalog.table("t")).as("cached within the ttl").contains(v1);
     assertThat(query("SELECT COUNT(*) FROM t")).containsExactly(row(3L));
 
-    catalog.accept(v2);
+    catalog.registered(v2);
     assertThat(catalog.table("t")).contains(v2);
     assertThat(query("SELECT COUNT(*) FROM t")).containsExactly(row(4L));
-    catalog.accept(v1); // a late, older acknowledgement
+    catalog.registered(v1); // a late, older acknowledgement
     assertThat(catalog.table("t")).contains(v2);
 
     TableRegistration v3 = lake.append(v2, SCHEMA, List.of(row(5L, "five")), RegistryLake.T0.plusSeconds(2));
-    catalog.accept(v3);
+    catalog.registered(v3);
     ticker.advance(Duration.ofSeconds(30));
     catalog.refreshIfDue(); // lists v3: as new as the acknowledgement
     assertThat(catalog.table("t")).contains(v3);
@@ -247,7 +247,7 @@ class CachingCatalogTest {
     // Acknowledged, while a refresh lists an older state (the listing ran before the write landed).
     TableRegistration notListedYet = v3.withVersion(v3.version() + 100, v3.schema(), v3.term(),
         RegistryLake.T0.plusSeconds(3));
-    catalog.accept(notListedYet);
+    catalog.registered(notListedYet);
     ticker.advance(Duration.ofSeconds(30));
     catalog.refreshIfDue(); // lists v3, older than what this node acknowledged
     assertThat(catalog.table("t")).contains(notListedYet);
@@ -261,7 +261,7 @@ class CachingCatalogTest {
     // A new incarnation acknowledged through this node is visible at once.
     TableRegistration recreated = new TableRegistration("t", UUID.randomUUID().toString(), "/nowhere/t/x/", 1,
         v1.schema(), v1.term(), RegistryLake.T0.plusSeconds(10), RegistryLake.T0.plusSeconds(10));
-    catalog.accept(recreated);
+    catalog.registered(recreated);
     assertThat(catalog.table("t")).contains(recreated);
     assertThat(lake.store.calls("get")).as("own writes need no point read").isZero();
   }
@@ -275,7 +275,7 @@ class CachingCatalogTest {
     assertThat(lake.store.calls("history")).isEqualTo(1);
 
     TableRegistration v2 = lake.append(v1, SCHEMA, List.of(row(4L, "four")), RegistryLake.T0.plusSeconds(1));
-    catalog.accept(v2);
+    catalog.registered(v2);
     assertThat(query("SELECT COUNT(*) FROM \"t@v" + v2.version() + "\"")).containsExactly(row(4L));
     assertThat(lake.store.calls("history")).as("the table moved on: its history is read again").isEqualTo(2);
     assertThat(catalog.stats().historyLoads()).isEqualTo(2);

@@ -57,15 +57,4 @@ final class InMemoryCatalog implements Catalog {
     }
     return List.copyOf(histories.getOrDefault(TableNames.normalize(name) + "/" + generation, List.of()));
   }
-
-  @Override
-  public void accept(TableRegistration acknowledged) {
-    put(acknowledged);
-  }
-
-  @Override
-  public void dropped(String name, String generation) {
-    tables.computeIfPresent(TableNames.normalize(name),
-        (key, registration) -> registration.generation().equals(generation) ? null : registration);
-  }
 }

@@ -79,7 +79,7 @@ class TimeTravelTest {
     TableRegistration v5 = lake.append(v2, SCHEMA, List.of(row(4L, "four")), T0.plusSeconds(120));
     assertThat(List.of(v1.version(), v2.version(), orphan, restored, v5.version())).containsExactly(1L, 2L, 3L, 4L,
         5L);
-    catalog.accept(v5);
+    catalog.registered(v5);
 
     // By version: every registered version.
     assertThat(ids("SELECT id FROM \"t@v1\"")).containsExactly(1L, 2L);
@@ -138,7 +138,7 @@ class TimeTravelTest {
     // A ticket's pins hold: the statement prepared at v5 still reads v5 after the table moved on.
     PreparedQuery atV5 = service.prepare("SELECT id FROM t");
     TableRegistration v6 = lake.append(v5, SCHEMA, List.of(row(6L, "six")), T0.plusSeconds(180));
-    catalog.accept(v6);
+    catalog.registered(v6);
     assertThat(LakeTestSupport.collect(service.execute("SELECT id FROM t", atV5.pins(), List.of(),
         lake.allocator)).rows()).hasSize(4);
     assertThat(ids("SELECT id FROM t")).hasSize(5);
@@ -150,7 +150,7 @@ class TimeTravelTest {
     Schema replaced = new Schema(List.of(Field.notNullable("id", new ArrowType.Int(64, true)),
         Field.nullable("amount", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
     TableRegistration v2 = lake.overwrite(v1, replaced, List.of(row(7L, 2.5)), T0.plusSeconds(60));
-    catalog.accept(v2);
+    catalog.registered(v2);
 
     assertThat(service.prepare("SELECT * FROM \"t@v1\"").resultSchema().getFields())
         .extracting(Field::getName).containsExactly("id", "name");

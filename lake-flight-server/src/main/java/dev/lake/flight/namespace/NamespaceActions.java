@@ -83,13 +83,10 @@ public final class NamespaceActions {
     t.expiresAt().ifPresent(at -> out.put("expires_at_millis", at.toEpochMilli()));
     t.pin().ifPresent(p -> out.put("pin", p));
     ArrayNode columns = out.putArray("columns");
-    try {
-      for (Field f : Schema.fromJSON(t.schema()).getFields()) {
-        columns.addObject().put("name", f.getName()).put("type", f.getType().toString())
-            .put("nullable", f.isNullable());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable schema of table " + t.name(), e);
+    for (Field f : dev.lake.engine.RegisteredSchema.of(t.name(), t.generation(), t.version(), t.schema())
+        .getFields()) {
+      columns.addObject().put("name", f.getName()).put("type", f.getType().toString())
+          .put("nullable", f.isNullable());
     }
     return out;
   }

@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -75,11 +74,25 @@ public final class ResultSpool implements AutoCloseable {
   private final Map<String, ScheduledFuture<?>> heartbeats = new ConcurrentHashMap<>();
   private ScheduledFuture<?> sweeper;
 
-  /** Runs a query the spool writes out: SQL, pinned versions, bound parameters (the query service's execute). */
-  @FunctionalInterface
+  /**
+   * The statement path the spool's jobs run on, the same as DoGet's (the node wires it): runs a query the spool
+   * writes out (SQL, pinned versions, bound parameters), and hears once of each job's end, to report it as DoGet
+   * reports a query (metrics, slow-query log).
+   */
   public interface QueryRunner {
     ArrowReader execute(String sql, Map<String, TablePin> pins, List<Object> parameters, BufferAllocator allocator,
         dev.lake.query.guard.QueryGuard guard);
+
+    /**
+     * A job ended, on its worker thread (its query id in the MDC).
+     *
+     * @param failure empty when the whole result was spooled, else the status its polls answer
+     * @param duration from the job's start (queueing included) to its end
+     * @param rows rows spooled
+     * @param bytes Arrow IPC bytes spooled
+     */
+    void finished(String queryId, String user, String sql, Optional<RuntimeException> failure, Duration duration,
+        long rows, long bytes);
   }
 
   ResultSpool(ResultSettings settings, SpoolStore store, SpoolTokens tokens, QueryRunner runner,
@@ -161,14 +174,14 @@ public final class ResultSpool implements AutoCloseable {
   }
 
   /**
-   * Starts spooling a planned query for {@code user}: writes the job's state (so any node can answer the next
+   * Starts spooling a planned query for {@code user} as job {@code queryId} (the id its planning logged under): writes the job's state (so any node can answer the next
    * poll), hands the job to a background thread, and answers with a running PollInfo.
    *
    * @throws QueryLimitException when this node already runs as many poll jobs as it may queue
    */
-  public PollInfo start(String user, String sql, List<Object> parameters, Map<String, TablePin> pins,
-      Schema schema) {
-    String jobId = UUID.randomUUID().toString();
+  public PollInfo start(String queryId, String user, String sql, List<Object> parameters,
+      Map<String, TablePin> pins, Schema schema) {
+    String jobId = java.util.Objects.requireNonNull(queryId, "queryId"); // the job's id is its query's id
     Instant now = clock.instant();
     Duration timeout = limits.settings().timeout();
     Instant jobExpiry = now.plus(timeout).plus(settings.lifetime());

@@ -55,6 +55,7 @@ final class SpoolJob implements Runnable {
   private final LongSupplier ticker;
   private final Function<Throwable, RuntimeException> toStatus;
   private final Path tempDir;
+  private final long startedNanos;
   private final long deadlineNanos;
   private final Object lock = new Object();
   private PollState state;
@@ -88,7 +89,8 @@ final class SpoolJob implements Runnable {
     this.ticker = ticker;
     this.toStatus = toStatus;
     this.tempDir = tempDir;
-    this.deadlineNanos = ticker.getAsLong() + timeout.toNanos();
+    this.startedNanos = ticker.getAsLong();
+    this.deadlineNanos = startedNanos + timeout.toNanos();
   }
 
   String jobId() {
@@ -103,7 +105,9 @@ final class SpoolJob implements Runnable {
     MDC.put(QUERY_ID, jobId()); // the job id is the query id of every line this job logs
     List<PollState.Part> parts = new ArrayList<>();
     long rows = 0;
+    long spooled = 0;
     PartFile part = null;
+    Optional<RuntimeException> failed = Optional.empty();
     try (Admission.Slot slot = admission.acquire(deadlineNanos);
         BufferAllocator allocator = parent.newChildAllocator("query-spool-" + jobId(), 0, Long.MAX_VALUE)) {
       checkStopped();
@@ -135,6 +139,7 @@ final class SpoolJob implements Runnable {
       }
       checkStopped();
       finish(PollState.Status.DONE, parts, rows, Optional.empty(), Optional.empty());
+      spooled = parts.stream().mapToLong(PollState.Part::bytes).sum();
       charge.keep(clock.instant().plus(settings.lifetime()));
       LOG.info("poll job done job={} rows={} parts={}", jobId(), rows, parts.size());
     } catch (Throwable t) {
@@ -149,6 +154,7 @@ final class SpoolJob implements Runnable {
       deleteQuietly(parts);
       charge.release();
       RuntimeException status = toStatus.apply(failure);
+      failed = Optional.of(status);
       PollState.Status outcome = failure instanceof QueryCancelledException ? PollState.Status.CANCELLED
           : PollState.Status.FAILED;
       finish(outcome, List.of(), 0, Optional.of(code(status)), Optional.ofNullable(status.getMessage()));
@@ -157,9 +163,20 @@ final class SpoolJob implements Runnable {
       synchronized (lock) {
         worker = null;
       }
+      reportFinished(failed, failed.isPresent() ? 0 : rows, spooled);
       MDC.remove(QUERY_ID);
       closeQuietly(permit);
       Thread.interrupted(); // an interrupt meant for this job must not outlive it on a pooled thread
+    }
+  }
+
+  /** Tells the statement path the job ended (metrics, slow-query log), under the job's query id. */
+  private void reportFinished(Optional<RuntimeException> failure, long rows, long bytes) {
+    try {
+      runner.finished(jobId(), state.user(), work.sql(), failure,
+          Duration.ofNanos(Math.max(0, ticker.getAsLong() - startedNanos)), rows, bytes);
+    } catch (RuntimeException e) {
+      LOG.warn("reporting a finished poll job failed error={}", e.toString());
     }
   }
 
