@@ -206,8 +206,15 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
       default:
         throw new IllegalStateException("unexpected row format " + physType.getFormat());
     }
+    Optional<CachedScan> cached = cachedScan();
+    List<VectorPlan.Output> types;
+    try {
+      types = cached.isPresent() ? outputTypes() : List.of();
+    } catch (Unsupported e) {
+      throw new IllegalStateException("a cached scan's output types are checked when it is planned", e);
+    }
     Expression call = implementor.stash(new LanceScanCall(lanceTable.reference().key(), columnNames(), filter, limit,
-        shape, runtimeFilters, cachedScan(), outputTypes()), LanceScanCall.class);
+        shape, runtimeFilters, cached, types), LanceScanCall.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable", DataContext.ROOT)));
   }
 
@@ -233,28 +240,21 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
       if (condition().isPresent() && read.filter().isEmpty()) {
         return Optional.empty();
       }
-      for (VectorPlan.Output type : outputTypes()) {
-        if (!ROW_TYPES.contains(type.type())) {
-          return Optional.empty();
-        }
-      }
+      outputTypes(); // Unsupported when a column's values are not converted to the row runtime's (those read Lance)
       return Optional.of(new CachedScan(read.columns(), columnNames().size(), read.filter()));
     } catch (Unsupported e) {
       return Optional.empty();
     }
   }
 
-  /** SQL types whose values the vectorized executor converts to the row runtime's (the rest read Lance). */
-  private static final java.util.Set<SqlTypeName> ROW_TYPES = java.util.EnumSet.of(SqlTypeName.BIGINT,
-      SqlTypeName.INTEGER, SqlTypeName.SMALLINT, SqlTypeName.TINYINT, SqlTypeName.DATE, SqlTypeName.DECIMAL,
-      SqlTypeName.DOUBLE, SqlTypeName.FLOAT, SqlTypeName.REAL, SqlTypeName.BOOLEAN, SqlTypeName.CHAR,
-      SqlTypeName.VARCHAR);
-
-  /** The SQL type (and decimal scale) of each output column. */
-  private List<VectorPlan.Output> outputTypes() {
+  /**
+   * The representation (and decimal scale) of each output column; {@link Unsupported} when one has a SQL type whose
+   * values the vectorized executor does not convert to the row runtime's.
+   */
+  private List<VectorPlan.Output> outputTypes() throws Unsupported {
     List<VectorPlan.Output> types = new java.util.ArrayList<>();
     for (org.apache.calcite.rel.type.RelDataTypeField field : getRowType().getFieldList()) {
-      types.add(new VectorPlan.Output(field.getType().getSqlTypeName(), Math.max(0, field.getType().getScale())));
+      types.add(ExprCompiler.output(field.getType()));
     }
     return types;
   }

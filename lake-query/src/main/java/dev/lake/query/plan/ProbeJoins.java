@@ -2,7 +2,6 @@ package dev.lake.query.plan;
 
 import dev.lake.query.vector.Col;
 import dev.lake.query.vector.Expr;
-import dev.lake.query.vector.ExprCompiler;
 import dev.lake.query.vector.JoinSpec;
 import dev.lake.query.vector.Kind;
 import dev.lake.query.vector.Op;

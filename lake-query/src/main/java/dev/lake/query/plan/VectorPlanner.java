@@ -3,7 +3,6 @@ package dev.lake.query.plan;
 import dev.lake.query.vector.AggSpec;
 import dev.lake.query.vector.Col;
 import dev.lake.query.vector.Expr;
-import dev.lake.query.vector.ExprCompiler;
 import dev.lake.query.vector.Op;
 import dev.lake.query.vector.Unsupported;
 import dev.lake.query.vector.VectorPlan;
@@ -188,8 +187,7 @@ final class VectorPlanner {
     List<VectorPlan.Output> output = new ArrayList<>();
     for (RelDataTypeField field : subtree.getRowType().getFieldList()) {
       ExprCompiler.shape(field.getType());
-      output.add(new VectorPlan.Output(field.getType().getSqlTypeName(),
-          Math.max(0, field.getType().getScale())));
+      output.add(ExprCompiler.output(field.getType()));
     }
     List<VectorPlan.SortKey> sortKeys = new ArrayList<>();
     long offset = 0;
