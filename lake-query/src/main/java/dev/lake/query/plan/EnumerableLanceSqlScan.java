@@ -77,9 +77,8 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
     PhysType physType = fallbackRows.physType();
     RowShape shape = fallbackRows.shape();
     fallbackBody.add(Expressions.return_(null, fallbackRows.rows()));
-    Expression call = implementor.stash(new LanceSqlCall(statement.table().reference().key(), statement.sql(), columnTypes(), shape,
-        statement.vector()),
-        LanceSqlCall.class);
+    Expression call = implementor.stash(new LanceSqlCall(statement.table().reference().key(), statement.sql(),
+        columnTypes(), shape, statement.engine()), LanceSqlCall.class);
     Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
     BlockBuilder body = new BlockBuilder();
     body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT, lazyFallback)));

@@ -11,51 +11,31 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rex.RexInputRef;
-import dev.lake.query.vector.Unsupported;
-import dev.lake.query.vector.VectorPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replaces every maximal single-table subtree — filters, projections, aggregates, sorts and limits over one
- * {@link LanceTableScan}, using only {@link PushableExpressions} — by a {@link LanceSqlScan} that runs it whole in
- * Lance's SQL engine, when Lance's scan alone could not do it (an aggregate, a sort, a computed column or a filter
- * Lance's scan filter cannot express). Subtrees a scan does alone (stored columns, translatable filter, limit) stay
- * scans: a scan streams stored batches with late materialization. Runs before the Volcano phase, after join
- * ordering; everything above the replaced subtrees (joins, set operations, correlations) stays in Calcite.
+ * Finds the maximal single-table subtrees — filters, projections, aggregates, sorts and limits over one
+ * {@link LanceTableScan}, using only {@link PushableExpressions} — that are worth pushing down whole, because Lance's
+ * scan alone could not do them (an aggregate, a sort, a computed column or a filter Lance's scan filter cannot
+ * express), and writes each one's statement in Lance's SQL. Subtrees a scan does alone (stored columns, translatable
+ * filter, limit) stay scans: a scan streams stored batches with late materialization. Which engine runs a found
+ * subtree (Lance's SQL engine, the vectorized executor, or Calcite after all) is {@link EngineChoice}'s decision.
  */
-final class LancePushdown {
+public final class LancePushdown {
   private static final Logger LOG = LoggerFactory.getLogger(LancePushdown.class);
-  /**
-   * The planner's rule gives an aggregate of more estimated groups to Lance's SQL engine: measured on TPC-H SF 1, the
-   * vectorized executor wins with few groups (Q1: 0.78x Lance SQL) and loses with hundreds of thousands (Q17's
-   * 200,000 part keys, Q18's 1.5 million order keys), where merging per-fragment partials costs more than it saves.
-   */
-  static final int MAX_VECTORIZED_GROUPS = 50_000;
 
   private LancePushdown() {}
 
-  /** {@code rel} with its maximal single-table subtrees pushed down where that gains anything. */
-  static RelNode rewrite(RelNode rel, SubtreeExecutor executor) {
-    Optional<Single> single = single(rel);
-    if (single.isPresent()) {
-      return single.get().worthSql && PushableExpressions.rowType(rel.getRowType())
-          ? push(rel, single.get(), executor) : rel;
-    }
-    List<RelNode> inputs = new ArrayList<>();
-    boolean changed = false;
-    for (RelNode input : rel.getInputs()) {
-      RelNode rewritten = rewrite(input, executor);
-      changed |= rewritten != input;
-      inputs.add(rewritten);
-    }
-    return changed ? rel.copy(rel.getTraitSet(), inputs) : rel;
+  /** Whether pushing down the single-table subtree {@code single} headed by {@code rel} gains anything. */
+  public static boolean worthPushing(RelNode rel, Single single) {
+    return single.worthSql && PushableExpressions.rowType(rel.getRowType());
   }
 
-  private static RelNode push(RelNode subtree, Single single, SubtreeExecutor executor) {
-    String sql;
+  /** The subtree's statement in Lance's SQL, or empty (logged) when none can be written for it. */
+  public static Optional<String> sql(RelNode subtree, Single single) {
     try {
-      sql = LanceSqlGenerator.sql(subtree);
+      return Optional.of(LanceSqlGenerator.sql(subtree));
     } catch (RuntimeException | AssertionError e) {
       Throwable cause = e;
       while (cause.getCause() != null && cause.getCause() != cause) {
@@ -63,41 +43,12 @@ final class LancePushdown {
       }
       LOG.warn("subtree not pushed: no Lance SQL could be written for it table={} error={}",
           single.scan.lanceTable().name(), cause.toString());
-      return subtree;
+      return Optional.empty();
     }
-    Optional<VectorPlan> vector = Optional.empty();
-    String why;
-    if (executor == SubtreeExecutor.LANCE_SQL) {
-      why = "query.executor=lance-sql";
-    } else {
-      try {
-        VectorPlan compiled = VectorPlanner.compile(subtree, single.scan);
-        double groups = estimatedGroups(subtree);
-        if (executor == SubtreeExecutor.AUTO && groups > MAX_VECTORIZED_GROUPS) {
-          why = String.format(java.util.Locale.ROOT, "about %.0f groups: Lance's SQL engine aggregates many groups"
-              + " faster (vectorized up to %d)", groups, MAX_VECTORIZED_GROUPS);
-        } else {
-          vector = Optional.of(compiled);
-          why = executor == SubtreeExecutor.VECTORIZED ? "query.executor=vectorized"
-              : String.format(java.util.Locale.ROOT, "aggregate of about %.0f groups over one table: fragments"
-                  + " scanned once in parallel (filter kept in Lance only when sampled selectivity <= 5%%),"
-                  + " aggregated on unscaled longs", groups);
-        }
-      } catch (Unsupported e) {
-        why = "not vectorized: " + e.getMessage();
-      }
-    }
-    String inexact = vector.isEmpty() ? PushableExpressions.inexactInLance(subtree) : null;
-    if (inexact != null) {
-      LOG.debug("subtree not pushed: Lance's SQL engine would compute {} table={}", inexact,
-          single.scan.lanceTable().name());
-      return subtree;
-    }
-    return LanceSqlScan.of(subtree, new PushedStatement(single.scan.lanceTable(), sql, single.pushed, vector, why));
   }
 
   /** The planner's estimate of the groups of the subtree's aggregate (its row count); 1 when it has none. */
-  private static double estimatedGroups(RelNode subtree) {
+  public static double estimatedGroups(RelNode subtree) {
     for (RelNode rel = subtree; rel.getInputs().size() == 1; rel = rel.getInput(0)) {
       if (rel instanceof Aggregate) {
         Double rows = rel.getCluster().getMetadataQuery().getRowCount(rel);
@@ -113,7 +64,7 @@ final class LancePushdown {
    * @param worthSql whether Lance's SQL engine does more than its scan could
    * @param pushed the operators, from the scan up (adjacent repeats merged)
    */
-  private record Single(LanceTableScan scan, boolean worthSql, List<String> pushed) {
+  public record Single(LanceTableScan scan, boolean worthSql, List<String> pushed) {
     Single with(String operator, boolean worth) {
       List<String> operators = new ArrayList<>(pushed);
       if (operators.isEmpty() || !operators.get(operators.size() - 1).equals(operator)) {
@@ -123,7 +74,8 @@ final class LancePushdown {
     }
   }
 
-  private static Optional<Single> single(RelNode rel) {
+  /** The single-table subtree {@code rel} heads, or empty when it heads none (its inputs may). */
+  public static Optional<Single> single(RelNode rel) {
     if (rel.getRowType().getFieldCount() == 0) {
       return Optional.empty();
     }

@@ -2,8 +2,6 @@ package dev.lake.query.plan;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import dev.lake.query.vector.VectorPlan;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
@@ -14,18 +12,20 @@ import org.apache.calcite.linq4j.function.Function0;
  * run time, so the compiled plan is the same for every execution.
  */
 public record LanceSqlCall(String reference, String sql, List<ColumnType> columns, RowShape shape,
-    Optional<VectorPlan> vector) {
+    SubtreeEngine engine) {
   public LanceSqlCall {
     Objects.requireNonNull(reference, "reference");
     Objects.requireNonNull(sql, "sql");
     columns = List.copyOf(columns);
     Objects.requireNonNull(shape, "shape");
-    Objects.requireNonNull(vector, "vector");
+    Objects.requireNonNull(engine, "engine");
   }
 
   /**
-   * The rows of the statement, or of {@code fallback} (the same subtree run by Calcite) if Lance rejects it; called by
-   * generated code with the execution's data context.
+   * The rows of the subtree from the engine the planner chose: the vectorized executor, or Lance's SQL engine — and
+   * then, if Lance rejects the statement before its first row, from {@code fallback} (the same subtree run by
+   * Calcite: the run-time fall-back, {@link ScanSource#sqlRows}); called by generated code with the execution's data
+   * context.
    */
   @SuppressWarnings("unchecked")
   public Enumerable<Object> rows(DataContext root, Function0<?> fallback) {
@@ -33,8 +33,8 @@ public record LanceSqlCall(String reference, String sql, List<ColumnType> column
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
     }
-    if (vector.isPresent()) {
-      return ((ScanSource) source).vectorRows(vector.get(), shape);
+    if (engine instanceof SubtreeEngine.Vectorized) {
+      return ((ScanSource) source).vectorRows(((SubtreeEngine.Vectorized) engine).plan(), shape);
     }
     return ((ScanSource) source).sqlRows(sql, columns, shape, () -> (Enumerable<Object>) fallback.apply());
   }

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import dev.lake.query.vector.CachedScan;
-import dev.lake.query.vector.Unsupported;
 import dev.lake.query.vector.VectorPlan;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -45,11 +43,31 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
   private final Optional<RexNode> condition;
   private final Optional<Long> limit;
   private final List<RuntimeFilter> runtimeFilters;
+  /** How this scan reads the vectorized executor's column cache, when it may ({@link #withColumnCache}). */
+  private final Optional<CacheRead> columnCache;
+
+  /**
+   * This scan for the vectorized executor's column cache: the cached scan and the representation of each output
+   * column in the row runtime.
+   */
+  public record CacheRead(CachedScan scan, List<VectorPlan.Output> types) {
+    public CacheRead {
+      java.util.Objects.requireNonNull(scan, "scan");
+      types = List.copyOf(types);
+    }
+  }
 
   private LanceTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, LanceTable lanceTable,
       ImmutableIntList projects, Optional<String> filter, Optional<RexNode> condition, Optional<Long> limit,
       List<RuntimeFilter> runtimeFilters) {
+    this(cluster, traits, table, lanceTable, projects, filter, condition, limit, runtimeFilters, Optional.empty());
+  }
+
+  private LanceTableScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, LanceTable lanceTable,
+      ImmutableIntList projects, Optional<String> filter, Optional<RexNode> condition, Optional<Long> limit,
+      List<RuntimeFilter> runtimeFilters, Optional<CacheRead> columnCache) {
     super(cluster, traits, List.of(), table);
+    this.columnCache = columnCache;
     this.lanceTable = lanceTable;
     this.projects = projects;
     this.filter = filter;
@@ -149,11 +167,22 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
     return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition, limit, filters);
   }
 
+  /** How this scan reads the column cache, when the planner let it ({@link ColumnCacheScans}). */
+  public Optional<CacheRead> columnCache() {
+    return columnCache;
+  }
+
+  /** This scan reading the column cache as {@code read} says (empty: reading Lance). */
+  public LanceTableScan withColumnCache(Optional<CacheRead> read) {
+    return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition, limit,
+        runtimeFilters, read);
+  }
+
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
     return traits.equals(traitSet) ? this
         : new LanceTableScan(getCluster(), traits, table, lanceTable, projects, filter, condition, limit,
-            runtimeFilters);
+            runtimeFilters, columnCache);
   }
 
   @Override
@@ -206,56 +235,9 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
       default:
         throw new IllegalStateException("unexpected row format " + physType.getFormat());
     }
-    Optional<CachedScan> cached = cachedScan();
-    List<VectorPlan.Output> types;
-    try {
-      types = cached.isPresent() ? outputTypes() : List.of();
-    } catch (Unsupported e) {
-      throw new IllegalStateException("a cached scan's output types are checked when it is planned", e);
-    }
     Expression call = implementor.stash(new LanceScanCall(lanceTable.reference().key(), columnNames(), filter, limit,
-        shape, runtimeFilters, cached, types), LanceScanCall.class);
+        shape, runtimeFilters, columnCache.map(CacheRead::scan),
+        columnCache.map(CacheRead::types).orElse(List.of())), LanceScanCall.class);
     return implementor.result(physType, Blocks.toBlock(Expressions.call(call, "enumerable", DataContext.ROOT)));
-  }
-
-  /**
-   * This scan for the vectorized executor's column cache: without a limit (a limit reads little), with at least one
-   * column, its condition compiled; runtime filters only on integer columns it reads (tested as IN-sets).
-   */
-  private Optional<CachedScan> cachedScan() {
-    if (limit.isPresent() || columnNames().isEmpty() || filter.isPresent() && condition().isEmpty()) {
-      return Optional.empty();
-    }
-    for (RuntimeFilter runtime : runtimeFilters) {
-      // tested over cached columns as an IN-set of integers (InKeys): the column must be read and hold integers
-      int at = columnNames().indexOf(runtime.column());
-      SqlTypeName type = at < 0 ? null : getRowType().getFieldList().get(at).getType().getSqlTypeName();
-      if (type != SqlTypeName.BIGINT && type != SqlTypeName.INTEGER && type != SqlTypeName.SMALLINT
-          && type != SqlTypeName.TINYINT) {
-        return Optional.empty();
-      }
-    }
-    try {
-      VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(this);
-      if (condition().isPresent() && read.filter().isEmpty()) {
-        return Optional.empty();
-      }
-      outputTypes(); // Unsupported when a column's values are not converted to the row runtime's (those read Lance)
-      return Optional.of(new CachedScan(read.columns(), columnNames().size(), read.filter()));
-    } catch (Unsupported e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * The representation (and decimal scale) of each output column; {@link Unsupported} when one has a SQL type whose
-   * values the vectorized executor does not convert to the row runtime's.
-   */
-  private List<VectorPlan.Output> outputTypes() throws Unsupported {
-    List<VectorPlan.Output> types = new java.util.ArrayList<>();
-    for (org.apache.calcite.rel.type.RelDataTypeField field : getRowType().getFieldList()) {
-      types.add(ExprCompiler.output(field.getType()));
-    }
-    return types;
   }
 }

@@ -1,9 +1,7 @@
 package dev.lake.query.plan;
 
-import dev.lake.query.vector.VectorPlan;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.calcite.rel.RelWriter;
 
 /**
@@ -14,16 +12,16 @@ import org.apache.calcite.rel.RelWriter;
  * @param table the table and its pinned version
  * @param sql the statement Lance runs (the table is named {@link ScanSource#SQL_TABLE})
  * @param pushed what the statement does, from the scan up: filter, project, aggregate, sort, limit
- * @param vector the subtree compiled for the vectorized executor, when the planner chose it
+ * @param engine the engine the planner chose for it ({@link EngineChoice})
  * @param why why the planner chose the engine it chose
  */
-public record PushedStatement(LanceTable table, String sql, List<String> pushed, Optional<VectorPlan> vector,
+public record PushedStatement(LanceTable table, String sql, List<String> pushed, SubtreeEngine engine,
     String why) {
   public PushedStatement {
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(sql, "sql");
     pushed = List.copyOf(pushed);
-    Objects.requireNonNull(vector, "vector");
+    Objects.requireNonNull(engine, "engine");
     Objects.requireNonNull(why, "why");
   }
 
@@ -32,7 +30,7 @@ public record PushedStatement(LanceTable table, String sql, List<String> pushed,
     return pw.item("table", table.name())
         .item("version", table.pin().version())
         .item("pushed", pushed)
-        .item("engine", vector.isPresent() ? "vectorized" : "lance-sql")
+        .item("engine", engine.name())
         .item("why", why)
         .item("sql", sql);
   }

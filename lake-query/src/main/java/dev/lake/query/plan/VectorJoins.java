@@ -21,15 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replaces each maximal subtree of the shape [sort/limit] over filters and projections over one aggregate over
- * filters, projections and a tree of inner joins by a {@link VectorJoin}: the biggest table scan of the join tree
+ * Compiles a subtree of the shape [sort/limit] over filters and projections over one aggregate over filters,
+ * projections and a tree of inner joins into a {@link VectorJoin} (where {@link EngineChoice} chooses it): the biggest table scan of the join tree
  * (by estimated rows after its pushed filters) becomes the probe pipeline, run by lake's vectorized executor fragment
  * by fragment in parallel, and every other input of the joins on its path becomes a build side — any subtree, run by
- * the rest of the plan (pushed down, or Calcite's runtime) and hashed before the probe scan starts. Runs on the
- * logical plan after join ordering and before the single-table push-down (which then handles the build sides).
- * Anything it cannot run keeps the current plan; so does a build side estimated above {@link #MAX_BUILD_ROWS}.
+ * the rest of the plan (pushed down, or Calcite's runtime) and hashed before the probe scan starts. Anything it
+ * cannot run keeps the current plan; so does a build side estimated above {@link #MAX_BUILD_ROWS}.
  */
-final class VectorJoins {
+public final class VectorJoins {
   private static final Logger LOG = LoggerFactory.getLogger(VectorJoins.class);
   /**
    * The most rows the planner lets a build side have by its estimate: its rows are held as Java columns plus a hash
@@ -39,18 +38,12 @@ final class VectorJoins {
 
   private VectorJoins() {}
 
-  /** {@code rel} with its aggregate-over-joins subtrees vectorized where supported. */
-  static RelNode rewrite(RelNode rel) {
-    // A vectorized join's build sides are rewritten like any other input (an aggregate over joins in a build side).
-    RelNode vectorized = vectorize(rel).orElse(rel);
-    List<RelNode> inputs = new ArrayList<>();
-    boolean changed = false;
-    for (RelNode input : vectorized.getInputs()) {
-      RelNode rewritten = rewrite(input);
-      changed |= rewritten != input;
-      inputs.add(rewritten);
-    }
-    return changed ? vectorized.copy(vectorized.getTraitSet(), inputs) : vectorized;
+  /**
+   * {@code top} as a vectorized join, when it heads an aggregate over inner joins that the vectorized executor
+   * supports with every build side estimated at most {@link #MAX_BUILD_ROWS} rows; empty otherwise (logged).
+   */
+  public static Optional<RelNode> of(RelNode top) {
+    return vectorize(top);
   }
 
   private static Optional<RelNode> vectorize(RelNode top) {
