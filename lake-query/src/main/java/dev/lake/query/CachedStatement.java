@@ -1,6 +1,6 @@
 package dev.lake.query;
 
-import dev.lake.query.plan.ArrowTypeMapping;
+import dev.lake.query.plan.types.ArrowTypeMapping;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.TableResolver;

@@ -1,5 +1,10 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.lance.PushedStatement;
+import dev.lake.query.plan.lance.SubtreeEngine;
+import dev.lake.query.plan.vector.EnumerableVectorJoin;
 import dev.lake.query.vector.VectorPlan;
 import java.util.Objects;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;

@@ -1,5 +1,7 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
+import dev.lake.query.plan.lance.PushedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;

@@ -1,5 +1,8 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.lance.PushedStatement;
+import dev.lake.query.plan.vector.EnumerableVectorJoin;
 import java.util.Objects;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.rel.RelNode;

@@ -1,5 +1,15 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.enumerable.ExactRuntime;
+import dev.lake.query.plan.enumerable.RuntimeChecks;
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.rules.OuterJoinCounts;
+import dev.lake.query.plan.rules.PlanRules;
+import dev.lake.query.plan.runtime.RuntimeFilterPlanner;
+import dev.lake.query.plan.stats.LakeRelMdDistinctRowCount;
+import dev.lake.query.plan.stats.LakeRelMdRowCount;
+import dev.lake.query.plan.types.LakeTypeFactory;
+import dev.lake.query.plan.vector.ColumnCacheScans;
 import dev.lake.query.QueryRejectedException;
 import dev.lake.query.TableReference;
 import dev.lake.query.guard.QueryGuard;
