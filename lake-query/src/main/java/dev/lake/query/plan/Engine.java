@@ -1,6 +1,6 @@
 package dev.lake.query.plan;
 
-import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
+import dev.lake.query.plan.lance.EnumerablePushedSubtree;
 import dev.lake.query.plan.lance.LanceTableScan;
 import dev.lake.query.plan.lance.PushedStatement;
 import dev.lake.query.plan.lance.SubtreeEngine;
@@ -40,7 +40,7 @@ public sealed interface Engine
    * The statement is one single-table subtree run whole by Lance's SQL engine, its batches streamed; the node's input
    * is Calcite's plan of it, the run-time fall-back if Lance rejects the statement.
    */
-  record LanceSql(EnumerableLanceSqlScan pushed) implements Engine {
+  record LanceSql(EnumerablePushedSubtree pushed) implements Engine {
     public LanceSql {
       Objects.requireNonNull(pushed, "pushed");
     }
@@ -61,7 +61,7 @@ public sealed interface Engine
   }
 
   /** The statement is one single-table subtree run whole by lake's vectorized executor. */
-  record Vectorized(EnumerableLanceSqlScan pushed, VectorPlan plan) implements Engine {
+  record Vectorized(EnumerablePushedSubtree pushed, VectorPlan plan) implements Engine {
     public Vectorized {
       Objects.requireNonNull(pushed, "pushed");
       Objects.requireNonNull(plan, "plan");
@@ -118,8 +118,8 @@ public sealed interface Engine
 
   /** The engine of an optimized Enumerable plan: a whole pushed-down subtree is Lance SQL or vectorized. */
   static Engine of(EnumerableRel rel) {
-    if (rel instanceof EnumerableLanceSqlScan) {
-      EnumerableLanceSqlScan pushed = (EnumerableLanceSqlScan) rel;
+    if (rel instanceof EnumerablePushedSubtree) {
+      EnumerablePushedSubtree pushed = (EnumerablePushedSubtree) rel;
       SubtreeEngine engine = pushed.statement().engine();
       return engine instanceof SubtreeEngine.Vectorized
           ? new Vectorized(pushed, ((SubtreeEngine.Vectorized) engine).plan()) : new LanceSql(pushed);

@@ -1,7 +1,7 @@
 package dev.lake.query.plan;
 
 import dev.lake.query.plan.lance.LancePushdown;
-import dev.lake.query.plan.lance.LanceSqlScan;
+import dev.lake.query.plan.lance.PushedSubtree;
 import dev.lake.query.plan.lance.PushableExpressions;
 import dev.lake.query.plan.lance.PushedStatement;
 import dev.lake.query.plan.lance.SubtreeEngine;
@@ -117,7 +117,7 @@ public final class EngineChoice {
         return subtree;
       }
     }
-    return LanceSqlScan.of(subtree, new PushedStatement(single.scan().lanceTable(), sql.get(), single.pushed(),
+    return PushedSubtree.of(subtree, new PushedStatement(single.scan().lanceTable(), sql.get(), single.pushed(),
         engine, why));
   }
 }

@@ -9,7 +9,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.function.Function0;
 
 /**
- * One pushed-down subtree as Calcite's generated code calls it (stashed by {@link EnumerableLanceSqlScan#implement}):
+ * One pushed-down subtree as Calcite's generated code calls it (stashed by {@link EnumerablePushedSubtree#implement}):
  * it names the table reference, not a reader, and finds the execution's {@link ScanSource} in the data context at
  * run time, so the compiled plan is the same for every execution.
  */

@@ -7,7 +7,7 @@ import org.apache.calcite.rel.RelWriter;
 /**
  * What a pushed-down single-table subtree runs: one statement on the pinned version of a table, in Lance's SQL engine
  * or — when the planner chose it — in lake's vectorized executor. Carried unchanged from the logical
- * {@link LanceSqlScan} to the executable {@link EnumerableLanceSqlScan} and to EXPLAIN.
+ * {@link PushedSubtree} to the executable {@link EnumerablePushedSubtree} and to EXPLAIN.
  *
  * @param table the table and its pinned version
  * @param sql the statement Lance runs (the table is named {@link ScanSource#SQL_TABLE})

@@ -5,7 +5,7 @@
  * single-table subtrees worth pushing down whole ({@link dev.lake.query.plan.lance.LancePushdown}), their statements in
  * Lance's SQL ({@link dev.lake.query.plan.lance.LanceSqlGenerator} in {@link dev.lake.query.plan.lance.LanceSqlDialect})
  * and the nodes that carry a pushed subtree with the engine chosen for it ({@link
- * dev.lake.query.plan.lance.LanceSqlScan}, {@link dev.lake.query.plan.lance.EnumerableLanceSqlScan}, {@link
+ * dev.lake.query.plan.lance.PushedSubtree}, {@link dev.lake.query.plan.lance.EnumerablePushedSubtree}, {@link
  * dev.lake.query.plan.lance.SubtreeEngine}); the calls compiled plans make at run time ({@link
  * dev.lake.query.plan.lance.ScanSource}, runtime filters and their keys).
  *

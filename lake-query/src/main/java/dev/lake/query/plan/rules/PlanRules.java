@@ -1,6 +1,6 @@
 package dev.lake.query.plan.rules;
 
-import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
+import dev.lake.query.plan.lance.EnumerablePushedSubtree;
 import dev.lake.query.plan.lance.LanceScanRules;
 import dev.lake.query.plan.vector.EnumerableVectorJoin;
 import java.util.ArrayList;
@@ -77,7 +77,7 @@ public final class PlanRules {
 
   /** The Volcano phase: Enumerable implementations of logical operators. */
   public static final List<RelOptRule> PHYSICAL = List.of(
-      EnumerableLanceSqlScan.RULE,
+      EnumerablePushedSubtree.RULE,
       EnumerableVectorJoin.RULE,
       EnumerableRules.ENUMERABLE_JOIN_RULE,
       EnumerableRules.ENUMERABLE_CORRELATE_RULE,

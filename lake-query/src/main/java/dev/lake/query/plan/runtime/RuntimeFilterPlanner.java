@@ -1,6 +1,6 @@
 package dev.lake.query.plan.runtime;
 
-import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
+import dev.lake.query.plan.lance.EnumerablePushedSubtree;
 import dev.lake.query.plan.lance.LanceTableScan;
 import dev.lake.query.plan.lance.RuntimeFilter;
 import dev.lake.query.plan.lance.RuntimeKeys;
@@ -74,7 +74,7 @@ public final class RuntimeFilterPlanner {
     if (rel instanceof LanceTableScan) {
       return scan((LanceTableScan) rel, pending);
     }
-    if (rel instanceof EnumerableLanceSqlScan) {
+    if (rel instanceof EnumerablePushedSubtree) {
       return rel;
     }
     List<RelNode> inputs = new ArrayList<>();

@@ -1,7 +1,7 @@
 package dev.lake.query.plan.stats;
 
-import dev.lake.query.plan.lance.EnumerableLanceSqlScan;
-import dev.lake.query.plan.lance.LanceSqlScan;
+import dev.lake.query.plan.lance.EnumerablePushedSubtree;
+import dev.lake.query.plan.lance.PushedSubtree;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.RelMdDistinctRowCount;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
@@ -11,7 +11,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * Distinct counts as Calcite computes them, plus lake's pushed-down subtrees: a {@link LanceSqlScan} has the distinct
+ * Distinct counts as Calcite computes them, plus lake's pushed-down subtrees: a {@link PushedSubtree} has the distinct
  * values of the subtree it runs (its input), so joins over it are estimated like joins over that subtree.
  */
 public final class LakeRelMdDistinctRowCount extends RelMdDistinctRowCount {
@@ -21,12 +21,12 @@ public final class LakeRelMdDistinctRowCount extends RelMdDistinctRowCount {
 
   private LakeRelMdDistinctRowCount() {}
 
-  public Double getDistinctRowCount(LanceSqlScan rel, RelMetadataQuery mq, ImmutableBitSet groupKey,
+  public Double getDistinctRowCount(PushedSubtree rel, RelMetadataQuery mq, ImmutableBitSet groupKey,
       RexNode predicate) {
     return mq.getDistinctRowCount(rel.getInput(), groupKey, predicate);
   }
 
-  public Double getDistinctRowCount(EnumerableLanceSqlScan rel, RelMetadataQuery mq, ImmutableBitSet groupKey,
+  public Double getDistinctRowCount(EnumerablePushedSubtree rel, RelMetadataQuery mq, ImmutableBitSet groupKey,
       RexNode predicate) {
     return mq.getDistinctRowCount(rel.getInput(), groupKey, predicate);
   }

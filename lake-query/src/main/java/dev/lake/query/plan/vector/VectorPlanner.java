@@ -60,153 +60,185 @@ public final class VectorPlanner {
     if (scan.limit().isPresent() || !scan.runtimeFilters().isEmpty()) {
       throw new Unsupported("a scan with a limit or runtime filters");
     }
-    RexBuilder rexBuilder = subtree.getCluster().getRexBuilder();
     List<Field> stored = scan.lanceTable().fields();
     ScanColumns scanColumns = scanColumns(scan);
     List<String> columns = new ArrayList<>(scanColumns.columns());
-    Optional<Op.Filter> scanFilter = scanColumns.filter();
-    List<Col> shapes = new ArrayList<>();
-    for (Field field : scan.outputFields()) {
-      shapes.add(shape(field));
-    }
     if (columns.isEmpty()) {
       columns.add(stored.get(0).getName());
     }
-    List<Op> before = new ArrayList<>();
-    List<Op> after = new ArrayList<>();
-    Aggregate aggregate = null;
-    int[] keys = null;
-    Col[] keyShapes = null;
-    List<AggSpec> specs = new ArrayList<>();
-    Col[] argShapes = null;
-    Sort sort = null;
+    Pipeline pipeline = new Pipeline(subtree.getCluster().getRexBuilder(), joins);
+    for (Field field : scan.outputFields()) {
+      pipeline.shapes.add(shape(field));
+    }
     for (RelNode rel : chain) {
-      List<Op> ops = aggregate == null ? before : after;
+      pipeline.add(rel);
+    }
+    return pipeline.plan(subtree, scan, columns, scanColumns.filter());
+  }
+
+  /**
+   * The operators compiled so far, from the scan up, and the shapes of their output columns: one compile step per
+   * operator ({@link #add}), in the order the rows meet them.
+   */
+  private static final class Pipeline {
+    private final RexBuilder rexBuilder;
+    private final ProbeJoins joins;
+    private List<Col> shapes = new ArrayList<>();
+    /** The operators before the aggregate (per batch) and after it (on the grouped rows). */
+    private final List<Op> before = new ArrayList<>();
+    private final List<Op> after = new ArrayList<>();
+    private Aggregate aggregate;
+    private int[] keys;
+    private Col[] keyShapes;
+    private final List<AggSpec> specs = new ArrayList<>();
+    private Col[] argShapes;
+    private Sort sort;
+
+    Pipeline(RexBuilder rexBuilder, ProbeJoins joins) {
+      this.rexBuilder = rexBuilder;
+      this.joins = joins;
+    }
+
+    /** Compiles the next operator up the chain, or says why it cannot. */
+    void add(RelNode rel) throws Unsupported {
       if (sort != null) {
         throw new Unsupported("an operator above ORDER BY/LIMIT");
       }
       if (rel instanceof Filter) {
-        ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
-        List<Expr> conjuncts = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(
-            RexUtil.expandSearch(rexBuilder, null, ((Filter) rel).getCondition()))) {
-          conjuncts.add(compiler.compile(conjunct));
-        }
-        ops.add(new Op.Filter(conjuncts));
+        filter((Filter) rel);
       } else if (rel instanceof Project) {
-        Project project = (Project) rel;
-        // As a program: common sub-expressions (Q1's l_extendedprice * (1 - l_discount)) are computed once.
-        RexProgram program = RexProgram.create(project.getInput().getRowType(), project.getProjects(), null,
-            project.getRowType(), rexBuilder);
-        int inputCount = project.getInput().getRowType().getFieldCount();
-        List<Col> extended = new ArrayList<>(shapes);
-        List<Expr> steps = new ArrayList<>();
-        List<RexNode> exprs = program.getExprList();
-        // Literals go back into the calls that use them: a SEARCH needs its range set, EXTRACT its time unit.
-        RexShuttle inlineLiterals = new RexShuttle() {
-          @Override
-          public RexNode visitLocalRef(RexLocalRef ref) {
-            RexNode expr = exprs.get(ref.getIndex());
-            return expr instanceof RexLiteral ? expr : new RexInputRef(ref.getIndex(), ref.getType());
-          }
-        };
-        for (int k = inputCount; k < exprs.size(); k++) {
-          RexNode expr = exprs.get(k);
-          boolean flag = expr instanceof RexLiteral && (((RexLiteral) expr).getTypeName() == SqlTypeName.SARG
-              || ((RexLiteral) expr).getTypeName() == SqlTypeName.SYMBOL);
-          steps.add(new ExprCompiler(rexBuilder, extended).compile(expr.accept(inlineLiterals)));
-          extended.add(ExprCompiler.shape(flag ? rexBuilder.getTypeFactory().createSqlType(SqlTypeName.BIGINT)
-              : expr.getType()));
-        }
-        List<RexLocalRef> projected = program.getProjectList();
-        int[] outputs = new int[projected.size()];
-        List<Col> next = new ArrayList<>();
-        for (int i = 0; i < outputs.length; i++) {
-          outputs[i] = projected.get(i).getIndex();
-          next.add(extended.get(outputs[i]));
-        }
-        ops.add(new Op.Program(inputCount, steps, outputs));
-        shapes = next;
-      } else if (rel instanceof Aggregate && aggregate != null) {
-        // an aggregate of the grouped rows (Q15's MAX over the revenue per supplier): it runs on the merged groups
-        Aggregate regroup = (Aggregate) rel;
-        if (regroup.getGroupType() != Aggregate.Group.SIMPLE) {
-          throw new Unsupported("GROUPING SETS");
-        }
-        int[] regroupKeys = regroup.getGroupSet().toArray();
-        Col[] regroupKeyShapes = new Col[regroupKeys.length];
-        List<Col> next = new ArrayList<>();
-        for (int k = 0; k < regroupKeys.length; k++) {
-          regroupKeyShapes[k] = shapes.get(regroupKeys[k]);
-          next.add(regroupKeyShapes[k]);
-        }
-        List<AggSpec> regroupSpecs = new ArrayList<>();
-        Col[] regroupArgShapes = new Col[regroup.getAggCallList().size()];
-        for (int a = 0; a < regroupArgShapes.length; a++) {
-          AggregateCall call = regroup.getAggCallList().get(a);
-          AggSpec spec = spec(call, shapes);
-          regroupSpecs.add(spec);
-          regroupArgShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
-          next.add(ExprCompiler.shape(call.getType()));
-        }
-        after.add(new Op.Regroup(regroupKeys, regroupKeyShapes, regroupSpecs, regroupArgShapes));
-        shapes = next;
+        project((Project) rel);
       } else if (rel instanceof Aggregate) {
-        aggregate = (Aggregate) rel;
-        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-          throw new Unsupported("GROUPING SETS");
-        }
-        keys = aggregate.getGroupSet().toArray();
-        keyShapes = new Col[keys.length];
-        List<Col> next = new ArrayList<>();
-        for (int k = 0; k < keys.length; k++) {
-          keyShapes[k] = shapes.get(keys[k]);
-          next.add(keyShapes[k]);
-        }
-        argShapes = new Col[aggregate.getAggCallList().size()];
-        for (int a = 0; a < argShapes.length; a++) {
-          AggregateCall call = aggregate.getAggCallList().get(a);
-          AggSpec spec = spec(call, shapes);
-          specs.add(spec);
-          argShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
-          next.add(ExprCompiler.shape(call.getType()));
-        }
-        shapes = next;
+        aggregate((Aggregate) rel);
       } else if (rel instanceof Sort) {
         sort = (Sort) rel;
       } else if (rel instanceof Join && joins != null && aggregate == null) {
-        ProbeJoins.Step step = joins.probe((Join) rel, shapes, rexBuilder);
-        before.addAll(step.ops());
-        shapes = step.shapes();
+        probe((Join) rel);
       } else {
         throw new Unsupported("operator " + rel.getRelTypeName());
       }
     }
-    if (aggregate == null) {
-      throw new Unsupported("a subtree without an aggregate (Lance streams its rows directly)");
+
+    /** Where the next operator goes: per batch before the aggregate, on the grouped rows after it. */
+    private List<Op> ops() {
+      return aggregate == null ? before : after;
     }
-    List<VectorPlan.Output> output = new ArrayList<>();
-    for (RelDataTypeField field : subtree.getRowType().getFieldList()) {
-      ExprCompiler.shape(field.getType());
-      output.add(ExprCompiler.output(field.getType()));
-    }
-    List<VectorPlan.SortKey> sortKeys = new ArrayList<>();
-    long offset = 0;
-    Optional<Long> fetch = Optional.empty();
-    if (sort != null) {
-      for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
-        boolean descending = collation.getDirection().isDescending();
-        RelFieldCollation.NullDirection nulls = collation.nullDirection;
-        boolean nullsFirst = nulls == RelFieldCollation.NullDirection.UNSPECIFIED ? descending
-            : nulls == RelFieldCollation.NullDirection.FIRST;
-        sortKeys.add(new VectorPlan.SortKey(collation.getFieldIndex(), descending, nullsFirst));
+
+    private void filter(Filter filter) throws Unsupported {
+      ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
+      List<Expr> conjuncts = new ArrayList<>();
+      for (RexNode conjunct : RelOptUtil.conjunctions(
+          RexUtil.expandSearch(rexBuilder, null, filter.getCondition()))) {
+        conjuncts.add(compiler.compile(conjunct));
       }
-      offset = sort.offset == null ? 0 : literal(sort.offset);
-      fetch = sort.fetch == null ? Optional.empty() : Optional.of(literal(sort.fetch));
+      ops().add(new Op.Filter(conjuncts));
     }
-    return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(),
-        scanFilter, before, keys, keyShapes, specs,
-        argShapes, after, sortKeys, offset, fetch, output);
+
+    private void project(Project project) throws Unsupported {
+      // As a program: common sub-expressions (Q1's l_extendedprice * (1 - l_discount)) are computed once.
+      RexProgram program = RexProgram.create(project.getInput().getRowType(), project.getProjects(), null,
+          project.getRowType(), rexBuilder);
+      int inputCount = project.getInput().getRowType().getFieldCount();
+      List<Col> extended = new ArrayList<>(shapes);
+      List<Expr> steps = new ArrayList<>();
+      List<RexNode> exprs = program.getExprList();
+      // Literals go back into the calls that use them: a SEARCH needs its range set, EXTRACT its time unit.
+      RexShuttle inlineLiterals = new RexShuttle() {
+        @Override
+        public RexNode visitLocalRef(RexLocalRef ref) {
+          RexNode expr = exprs.get(ref.getIndex());
+          return expr instanceof RexLiteral ? expr : new RexInputRef(ref.getIndex(), ref.getType());
+        }
+      };
+      for (int k = inputCount; k < exprs.size(); k++) {
+        RexNode expr = exprs.get(k);
+        boolean flag = expr instanceof RexLiteral && (((RexLiteral) expr).getTypeName() == SqlTypeName.SARG
+            || ((RexLiteral) expr).getTypeName() == SqlTypeName.SYMBOL);
+        steps.add(new ExprCompiler(rexBuilder, extended).compile(expr.accept(inlineLiterals)));
+        extended.add(ExprCompiler.shape(flag ? rexBuilder.getTypeFactory().createSqlType(SqlTypeName.BIGINT)
+            : expr.getType()));
+      }
+      List<RexLocalRef> projected = program.getProjectList();
+      int[] outputs = new int[projected.size()];
+      List<Col> next = new ArrayList<>();
+      for (int i = 0; i < outputs.length; i++) {
+        outputs[i] = projected.get(i).getIndex();
+        next.add(extended.get(outputs[i]));
+      }
+      ops().add(new Op.Program(inputCount, steps, outputs));
+      shapes = next;
+    }
+
+    /**
+     * The aggregate of the pipeline (its keys and partial aggregates merged across fragments), or — when there is one
+     * already — an aggregate of the grouped rows (Q15's MAX over the revenue per supplier), run on the merged groups.
+     */
+    private void aggregate(Aggregate rel) throws Unsupported {
+      if (rel.getGroupType() != Aggregate.Group.SIMPLE) {
+        throw new Unsupported("GROUPING SETS");
+      }
+      int[] groupKeys = rel.getGroupSet().toArray();
+      Col[] groupKeyShapes = new Col[groupKeys.length];
+      List<Col> next = new ArrayList<>();
+      for (int k = 0; k < groupKeys.length; k++) {
+        groupKeyShapes[k] = shapes.get(groupKeys[k]);
+        next.add(groupKeyShapes[k]);
+      }
+      List<AggSpec> groupSpecs = new ArrayList<>();
+      Col[] groupArgShapes = new Col[rel.getAggCallList().size()];
+      for (int a = 0; a < groupArgShapes.length; a++) {
+        AggregateCall call = rel.getAggCallList().get(a);
+        AggSpec spec = spec(call, shapes);
+        groupSpecs.add(spec);
+        groupArgShapes[a] = spec.argument() < 0 ? null : shapes.get(spec.argument());
+        next.add(ExprCompiler.shape(call.getType()));
+      }
+      if (aggregate != null) {
+        after.add(new Op.Regroup(groupKeys, groupKeyShapes, groupSpecs, groupArgShapes));
+      } else {
+        aggregate = rel;
+        keys = groupKeys;
+        keyShapes = groupKeyShapes;
+        specs.addAll(groupSpecs);
+        argShapes = groupArgShapes;
+      }
+      shapes = next;
+    }
+
+    private void probe(Join join) throws Unsupported {
+      ProbeJoins.Step step = joins.probe(join, shapes, rexBuilder);
+      before.addAll(step.ops());
+      shapes = step.shapes();
+    }
+
+    /** The compiled plan of {@code subtree}, whose pipeline this is, over the scan's {@code columns}. */
+    VectorPlan plan(RelNode subtree, LanceTableScan scan, List<String> columns, Optional<Op.Filter> scanFilter)
+        throws Unsupported {
+      if (aggregate == null) {
+        throw new Unsupported("a subtree without an aggregate (Lance streams its rows directly)");
+      }
+      List<VectorPlan.Output> output = new ArrayList<>();
+      for (RelDataTypeField field : subtree.getRowType().getFieldList()) {
+        ExprCompiler.shape(field.getType());
+        output.add(ExprCompiler.output(field.getType()));
+      }
+      List<VectorPlan.SortKey> sortKeys = new ArrayList<>();
+      long offset = 0;
+      Optional<Long> fetch = Optional.empty();
+      if (sort != null) {
+        for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
+          boolean descending = collation.getDirection().isDescending();
+          RelFieldCollation.NullDirection nulls = collation.nullDirection;
+          boolean nullsFirst = nulls == RelFieldCollation.NullDirection.UNSPECIFIED ? descending
+              : nulls == RelFieldCollation.NullDirection.FIRST;
+          sortKeys.add(new VectorPlan.SortKey(collation.getFieldIndex(), descending, nullsFirst));
+        }
+        offset = sort.offset == null ? 0 : literal(sort.offset);
+        fetch = sort.fetch == null ? Optional.empty() : Optional.of(literal(sort.fetch));
+      }
+      return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(), scanFilter, before, keys, keyShapes,
+          specs, argShapes, after, sortKeys, offset, fetch, output);
+    }
   }
 
   /**

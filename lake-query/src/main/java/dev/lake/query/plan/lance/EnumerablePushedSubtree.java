@@ -25,20 +25,21 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
- * The executable {@link LanceSqlScan}: rows come from Lance's SQL engine through the execution's scan source; if Lance
- * rejects the statement before the first row, the fallback — the same subtree compiled by Calcite, its input — runs
- * instead. When it is the whole plan, the executor streams Lance's batches directly and does not use this code.
+ * The executable {@link PushedSubtree}: rows come from the chosen engine through the execution's scan source — the
+ * vectorized executor, or Lance's SQL engine, and if Lance rejects the statement before the first row, the run-time
+ * fall-back (the same subtree compiled by Calcite, its input) runs instead. When it is the whole plan, the executor
+ * streams the engine's batches directly and does not use this code.
  */
-public final class EnumerableLanceSqlScan extends SingleRel implements EnumerableRel {
-  /** Implements a logical {@link LanceSqlScan}; its fallback is planned like any other subtree. */
+public final class EnumerablePushedSubtree extends SingleRel implements EnumerableRel {
+  /** Implements a logical {@link PushedSubtree}; its fallback is planned like any other subtree. */
   public static final ConverterRule RULE = ConverterRule.Config.INSTANCE
-      .withConversion(LanceSqlScan.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerableLanceSqlRule")
+      .withConversion(PushedSubtree.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerablePushedSubtreeRule")
       .withRuleFactory(Rule::new)
       .toRule(ConverterRule.class);
 
   private final PushedStatement statement;
 
-  EnumerableLanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, PushedStatement statement) {
+  EnumerablePushedSubtree(RelOptCluster cluster, RelTraitSet traits, RelNode fallback, PushedStatement statement) {
     super(cluster, traits, fallback);
     this.statement = statement;
   }
@@ -54,7 +55,7 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new EnumerableLanceSqlScan(getCluster(), traits, sole(inputs), statement);
+    return new EnumerablePushedSubtree(getCluster(), traits, sole(inputs), statement);
   }
 
   @Override
@@ -95,10 +96,10 @@ public final class EnumerableLanceSqlScan extends SingleRel implements Enumerabl
 
     @Override
     public RelNode convert(RelNode rel) {
-      LanceSqlScan scan = (LanceSqlScan) rel;
+      PushedSubtree scan = (PushedSubtree) rel;
       RelTraitSet traits = scan.getTraitSet().replace(EnumerableConvention.INSTANCE);
       RelNode fallback = convert(scan.getInput(), scan.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE));
-      return new EnumerableLanceSqlScan(scan.getCluster(), traits, fallback, scan.statement());
+      return new EnumerablePushedSubtree(scan.getCluster(), traits, fallback, scan.statement());
     }
   }
 }

@@ -14,20 +14,21 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 /**
  * A single-table subtree pushed down whole: one statement ({@link PushedStatement}) run on the pinned version of its
- * table. Its input is the subtree itself, kept as the fallback that Calcite runs instead if
- * Lance rejects the statement; EXPLAIN shows the statement and what was pushed, not the fallback. Logical
- * (Convention.NONE); {@link EnumerableLanceSqlScan#RULE} implements it.
+ * table by the engine the planner chose for it — Lance's SQL engine or lake's vectorized executor ({@link
+ * SubtreeEngine}). Its input is the subtree itself, kept as the run-time fall-back that Calcite runs instead if Lance
+ * rejects the statement; EXPLAIN shows it as {@code LanceSqlScan} with the statement, the engine and what was
+ * pushed, not the fall-back. Logical (Convention.NONE); {@link EnumerablePushedSubtree#RULE} implements it.
  */
-public final class LanceSqlScan extends SingleRel {
+public final class PushedSubtree extends SingleRel {
   private final PushedStatement statement;
 
-  LanceSqlScan(RelOptCluster cluster, RelTraitSet traits, RelNode subtree, PushedStatement statement) {
+  PushedSubtree(RelOptCluster cluster, RelTraitSet traits, RelNode subtree, PushedStatement statement) {
     super(cluster, traits, subtree);
     this.statement = Objects.requireNonNull(statement, "statement");
   }
 
-  public static LanceSqlScan of(RelNode subtree, PushedStatement statement) {
-    return new LanceSqlScan(subtree.getCluster(), subtree.getCluster().traitSetOf(Convention.NONE), subtree, statement);
+  public static PushedSubtree of(RelNode subtree, PushedStatement statement) {
+    return new PushedSubtree(subtree.getCluster(), subtree.getCluster().traitSetOf(Convention.NONE), subtree, statement);
   }
 
   public PushedStatement statement() {
@@ -36,7 +37,7 @@ public final class LanceSqlScan extends SingleRel {
 
   @Override
   public RelNode copy(RelTraitSet traits, List<RelNode> inputs) {
-    return new LanceSqlScan(getCluster(), traits, sole(inputs), statement);
+    return new PushedSubtree(getCluster(), traits, sole(inputs), statement);
   }
 
   /** The statement's terms and the fallback (EXPLAIN hides the fallback: {@link dev.lake.query.plan.PushedDownPlan}). */
