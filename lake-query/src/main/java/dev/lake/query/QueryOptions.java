@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
  * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
  *     1,000; 0 turns the cache off)
- * @param subtreePushDown whether subtrees are pushed down whole — into Lance's SQL engine or lake's vectorized executor,
+ * @param subtreePushDown whether subtrees are pushed down whole — into Lance's SQL engine or lake's vectorized
+ * executor,
  *     as {@code executor} says (default true; off is {@code query.executor=calcite}: Calcite computes every operator
  *     over Lance scans — for comparisons and diagnosis)
  * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the

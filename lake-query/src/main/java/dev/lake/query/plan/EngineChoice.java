@@ -34,12 +34,15 @@ import org.slf4j.LoggerFactory;
  *       ({@link PushableExpressions#inexactInLance}), and then Calcite runs it.</li>
  *   <li>Everything else — joins, set operations, correlations, what no rule above took — runs in Calcite's
  *       Enumerable runtime over Lance scans (with projections, filters and limits pushed into the scans, runtime
- *       filters for hash joins, {@link dev.lake.query.plan.runtime.RuntimeFilterPlanner}, and scans read through the vectorized executor's
- *       column cache where it can evaluate them, {@link dev.lake.query.plan.vector.ColumnCacheScans}). A statement that is one Lance scan
+ *       filters for hash joins, {@link dev.lake.query.plan.runtime.RuntimeFilterPlanner}, and scans read through the
+ * vectorized executor's
+ *       column cache where it can evaluate them, {@link dev.lake.query.plan.vector.ColumnCacheScans}). A statement that
+ * is one Lance scan
  *       passes its batches through.</li>
  * </ol>
  * The one run-time fall-back: a subtree given to Lance's SQL engine that Lance rejects before its first row runs in
- * Calcite instead (the pushed node's input is that plan: {@link dev.lake.query.plan.lance.ScanSource#sqlRows}). The result of the choice for
+ * Calcite instead (the pushed node's input is that plan: {@link dev.lake.query.plan.lance.ScanSource#sqlRows}). The
+ * result of the choice for
  * a whole statement is its {@link Engine}.
  */
 public final class EngineChoice {

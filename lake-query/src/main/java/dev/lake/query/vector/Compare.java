@@ -118,7 +118,8 @@ record Compare(Comparison op, Expr left, Expr right) implements Expr.Bool, Refin
       for (int i = 0; i < n; i++) {
         out.longs[i] = test(Double.compare(a.asDouble(i), b.asDouble(i))) ? 1 : 0;
       }
-    } else if (a.kind == Kind.STRING && (op == Comparison.EQUAL || op == Comparison.NOT_EQUAL) && right instanceof Expr.Literal) {
+    } else if (a.kind == Kind.STRING && (op == Comparison.EQUAL || op == Comparison.NOT_EQUAL)
+        && right instanceof Expr.Literal) {
       byte[] constant = ((Expr.Literal) right).value().strings.bytes(0); // also when the batch is empty
       for (int i = 0; i < n; i++) {
         out.longs[i] = a.strings.equalTo(i, constant) == (op == Comparison.EQUAL) ? 1 : 0;

@@ -40,7 +40,8 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
       // a lone bound, or an equality, is a range too: one loop that also reads columns held as ints in place
       Long[] single = bound(out.get(i));
       if (single == null && out.get(i) instanceof Compare && ((Compare) out.get(i)).op() == Comparison.EQUAL) {
-        Long[] lower = bound(new Compare(Comparison.GREATER_OR_EQUAL, ((Compare) out.get(i)).left(), ((Compare) out.get(i)).right()));
+        Compare equal = (Compare) out.get(i);
+        Long[] lower = bound(new Compare(Comparison.GREATER_OR_EQUAL, equal.left(), equal.right()));
         single = lower == null ? null : new Long[] {lower[0], lower[0]};
       }
       if (single != null) {

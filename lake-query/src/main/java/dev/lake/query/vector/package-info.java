@@ -5,7 +5,8 @@
  * Values: integers, DATE (int days) and DECIMAL(p<=18) as longs (decimals unscaled, with exact overflow checks that
  * fall back to BigDecimal per value), floating point as doubles, strings as bytes in the batch. The planner builds
  * {@link dev.lake.query.vector.Expr}s through {@link dev.lake.query.vector.Exprs} (operators as
- * {@link dev.lake.query.vector.Comparison} and {@link dev.lake.query.vector.Arithmetic}); {@link dev.lake.query.vector.VectorExecutor} runs a {@link dev.lake.query.vector.VectorPlan} on a pinned
+ * {@link dev.lake.query.vector.Comparison} and {@link dev.lake.query.vector.Arithmetic}); {@link
+ * dev.lake.query.vector.VectorExecutor} runs a {@link dev.lake.query.vector.VectorPlan} on a pinned
  * snapshot with a {@link dev.lake.query.vector.VectorRuntime}'s bounded thread pool and sampled-selectivity cache.
  * Inner equi-joins on the way from the scan to the aggregate are {@link dev.lake.query.vector.Op.Probe}s of
  * {@link dev.lake.query.vector.JoinTable}s that each execution builds from the other join inputs first.

@@ -53,7 +53,8 @@ import org.apache.calcite.util.TimestampString;
  * <ul>
  *   <li>TIMESTAMP(p), TIMESTAMP(p) WITH LOCAL TIME ZONE and TIME(p) with p > 3 are held as longs in the unit of their
  *       precision — microseconds up to 6, nanoseconds up to 9 — instead of Calcite's milliseconds (lake's readers
- *       and writers and {@link dev.lake.query.plan.types.LakeTypeFactory} agree). Comparisons, sorting, grouping, joins, MIN/MAX, CASE and
+ *       and writers and {@link dev.lake.query.plan.types.LakeTypeFactory} agree). Comparisons, sorting, grouping,
+ * joins, MIN/MAX, CASE and
  *       window functions work on those longs unchanged; literals, CAST, {@code +/-} intervals, EXTRACT and FLOOR
  *       are rewritten into {@link ExactFunctions} calls; values of different precisions meet in one unit.
  *       Anything else over such a value is refused with a message rather than computed in milliseconds.

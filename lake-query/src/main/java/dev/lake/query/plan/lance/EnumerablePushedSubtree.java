@@ -33,7 +33,8 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 public final class EnumerablePushedSubtree extends SingleRel implements EnumerableRel {
   /** Implements a logical {@link PushedSubtree}; its fallback is planned like any other subtree. */
   public static final ConverterRule RULE = ConverterRule.Config.INSTANCE
-      .withConversion(PushedSubtree.class, Convention.NONE, EnumerableConvention.INSTANCE, "EnumerablePushedSubtreeRule")
+      .withConversion(PushedSubtree.class, Convention.NONE, EnumerableConvention.INSTANCE,
+          "EnumerablePushedSubtreeRule")
       .withRuleFactory(Rule::new)
       .toRule(ConverterRule.class);
 

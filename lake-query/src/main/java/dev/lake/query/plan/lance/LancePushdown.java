@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * scan alone could not do them (an aggregate, a sort, a computed column or a filter Lance's scan filter cannot
  * express), and writes each one's statement in Lance's SQL. Subtrees a scan does alone (stored columns, translatable
  * filter, limit) stay scans: a scan streams stored batches with late materialization. Which engine runs a found
- * subtree (Lance's SQL engine, the vectorized executor, or Calcite after all) is {@link dev.lake.query.plan.EngineChoice}'s decision.
+ * subtree (Lance's SQL engine, the vectorized executor, or Calcite after all) is {@link
+ * dev.lake.query.plan.EngineChoice}'s decision.
  */
 public final class LancePushdown {
   private static final Logger LOG = LoggerFactory.getLogger(LancePushdown.class);

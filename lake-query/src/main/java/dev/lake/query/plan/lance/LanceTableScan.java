@@ -168,7 +168,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
     return new LanceTableScan(getCluster(), traitSet, table, lanceTable, projects, filter, condition, limit, filters);
   }
 
-  /** How this scan reads the column cache, when the planner let it ({@link dev.lake.query.plan.vector.ColumnCacheScans}). */
+  /** How this scan reads the column cache, when the planner let it ({@link
+   * dev.lake.query.plan.vector.ColumnCacheScans}). */
   public Optional<CacheRead> columnCache() {
     return columnCache;
   }

@@ -28,7 +28,8 @@ public final class PushedSubtree extends SingleRel {
   }
 
   public static PushedSubtree of(RelNode subtree, PushedStatement statement) {
-    return new PushedSubtree(subtree.getCluster(), subtree.getCluster().traitSetOf(Convention.NONE), subtree, statement);
+    return new PushedSubtree(subtree.getCluster(), subtree.getCluster().traitSetOf(Convention.NONE), subtree,
+        statement);
   }
 
   public PushedStatement statement() {
@@ -40,7 +41,8 @@ public final class PushedSubtree extends SingleRel {
     return new PushedSubtree(getCluster(), traits, sole(inputs), statement);
   }
 
-  /** The statement's terms and the fallback (EXPLAIN hides the fallback: {@link dev.lake.query.plan.PushedDownPlan}). */
+  /** The statement's terms and the fallback (EXPLAIN hides the fallback: {@link dev.lake.query.plan.PushedDownPlan}).
+   * */
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     return statement.explainTerms(pw.input("fallback", getInput()));

@@ -9,7 +9,8 @@ import org.apache.calcite.DataContext;
 
 /**
  * The join keys one execution collected for runtime filters: the build side of a hash join records its key values
- * into a slot ({@link dev.lake.query.plan.runtime.KeyCollectorCall}); a Lance scan on the probe side reads the slot when it opens and, if the
+ * into a slot ({@link dev.lake.query.plan.runtime.KeyCollectorCall}); a Lance scan on the probe side reads the slot
+ * when it opens and, if the
  * build finished with few enough distinct keys, scans only the rows whose key is among them ({@link LanceScanCall}).
  * Per execution (it lives in the data context); a scan that opens before its slot is complete ignores it.
  */

@@ -17,7 +17,8 @@ import org.apache.calcite.rel.rules.PruneEmptyRules;
  * The rule sets of lake's planner. Logical rewriting runs in deterministic Hep programs, in this order: sub-queries,
  * normalization (constant folding, filter and projection push-down — into Lance scans too —, common factors pulled
  * out of ORs), heuristic join ordering ({@link #JOIN_ORDER}), then — after whole single-table subtrees were pushed
- * into Lance's SQL engine ({@link dev.lake.query.plan.lance.LancePushdown}) — the late rewrites ({@link #LATE}: aggregate functions Calcite's
+ * into Lance's SQL engine ({@link dev.lake.query.plan.lance.LancePushdown}) — the late rewrites ({@link #LATE}:
+ * aggregate functions Calcite's
  * runtime lacks, and what is left to push into Lance scans). The cost-based Volcano phase only picks Enumerable
  * implementations; it never explores join orders (facts.md: stock join exploration takes seconds on TPC-H Q7 and
  * Q19).

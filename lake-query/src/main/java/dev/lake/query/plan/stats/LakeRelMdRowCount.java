@@ -15,7 +15,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Row counts as Calcite computes them, except for equi-joins: {@code |L| * |R| / max(ndv(L keys), ndv(R keys))} —
  * the textbook estimate — instead of a fixed 15% selectivity, so the join-order heuristics see that a join on a key
  * keeps the other side's size while a join on a low-cardinality column (TPC-H Q5's nation keys) multiplies rows.
- * Distinct counts come from the tables' column statistics ({@link dev.lake.query.plan.lance.LanceTable}); when they are unknown, Calcite's
+ * Distinct counts come from the tables' column statistics ({@link dev.lake.query.plan.lance.LanceTable}); when they are
+ * unknown, Calcite's
  * estimate stands.
  */
 public final class LakeRelMdRowCount extends RelMdRowCount {

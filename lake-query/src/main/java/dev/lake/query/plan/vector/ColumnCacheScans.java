@@ -13,7 +13,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * The last step of {@link dev.lake.query.plan.EngineChoice}'s policy, on the physical plan: each Lance scan that Calcite's runtime reads
+ * The last step of {@link dev.lake.query.plan.EngineChoice}'s policy, on the physical plan: each Lance scan that
+ * Calcite's runtime reads
  * reads the vectorized executor's column cache instead when the executor can evaluate it — no limit (a limit reads
  * little), at least one column, its condition compiled, runtime filters only on integer columns it reads (tested as
  * IN-sets), every output column of a type the executor converts to the row runtime's. Whether the cache holds the

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Compiles a subtree of the shape [sort/limit] over filters and projections over one aggregate over filters,
- * projections and a tree of inner joins into a {@link VectorJoin} (where {@link dev.lake.query.plan.EngineChoice} chooses it): the biggest table scan of the join tree
+ * projections and a tree of inner joins into a {@link VectorJoin} (where {@link dev.lake.query.plan.EngineChoice}
+ * chooses it): the biggest table scan of the join tree
  * (by estimated rows after its pushed filters) becomes the probe pipeline, run by lake's vectorized executor fragment
  * by fragment in parallel, and every other input of the joins on its path becomes a build side — any subtree, run by
  * the rest of the plan (pushed down, or Calcite's runtime) and hashed before the probe scan starts. Anything it
