@@ -1,6 +1,6 @@
 package dev.lake.query;
 
-import dev.lake.query.plan.ArrowTypeMapping;
+import dev.lake.query.plan.types.ArrowTypeMapping;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.TableResolver;
@@ -46,7 +46,7 @@ final class CachedStatement {
    * @param options whether its plans push single-table subtrees down whole, and into which engine
    */
   static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options) {
-    StatementPlanner planner = new StatementPlanner(resolver, options.lanceSql(), options.executor());
+    StatementPlanner planner = new StatementPlanner(resolver, options.subtreePushDown(), options.executor());
     ValidatedStatement validated = planner.validate(StatementParser.parse(sql, options.statementLimits()));
     return new CachedStatement(planner, validated);
   }

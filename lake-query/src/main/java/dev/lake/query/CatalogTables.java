@@ -1,6 +1,6 @@
 package dev.lake.query;
 
-import dev.lake.query.plan.LanceTable;
+import dev.lake.query.plan.lance.LanceTable;
 import dev.lake.query.plan.TableResolver;
 import dev.lake.registry.TableRegistration;
 import java.io.IOException;

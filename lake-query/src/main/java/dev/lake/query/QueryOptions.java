@@ -13,13 +13,15 @@ import java.util.Objects;
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
  * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
  *     1,000; 0 turns the cache off)
- * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine (default true; off,
- *     Calcite computes them over Lance scans — for comparisons and diagnosis)
+ * @param subtreePushDown whether subtrees are pushed down whole — into Lance's SQL engine or lake's vectorized
+ * executor,
+ *     as {@code executor} says (default true; off is {@code query.executor=calcite}: Calcite computes every operator
+ *     over Lance scans — for comparisons and diagnosis)
  * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the
  *     planner's rule —, vectorized, lance-sql or calcite; default auto)
  */
-public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
-    SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize,
+    boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -41,15 +43,15 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
   }
 
   /** These settings with the default statement limits. */
-  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql,
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean subtreePushDown,
       SubtreeExecutor executor) {
-    this(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor,
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
         dev.lake.query.sql.StatementLimits.defaults());
   }
 
   /** These settings with the planner choosing each subtree's engine. */
-  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean lanceSql) {
-    this(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, SubtreeExecutor.AUTO);
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean subtreePushDown) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, SubtreeExecutor.AUTO);
   }
 
   /** These settings with the default plan cache size. */
@@ -57,41 +59,41 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
     this(batchSize, memoryLimitBytes, clock, DEFAULT_PLAN_CACHE_SIZE);
   }
 
-  /** These settings with push-down into Lance's SQL engine on. */
+  /** These settings with subtree push-down on. */
   public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize) {
     this(batchSize, memoryLimitBytes, clock, planCacheSize, true);
   }
 
   /**
    * 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, 1,000 cached plans,
-   * push-down into Lance's SQL engine on.
+   * subtree push-down on.
    */
   public static QueryOptions defaults() {
     return new QueryOptions(DEFAULT_BATCH_SIZE, Long.MAX_VALUE, Clock.systemUTC(), DEFAULT_PLAN_CACHE_SIZE);
   }
 
   public QueryOptions withBatchSize(int newBatchSize) {
-    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor,
+    return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
         statementLimits);
   }
 
   public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, lanceSql, executor,
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, subtreePushDown, executor,
         statementLimits);
   }
 
-  public QueryOptions withLanceSql(boolean pushDown) {
+  public QueryOptions withSubtreePushDown(boolean pushDown) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor,
         statementLimits);
   }
 
   public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, newExecutor,
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, newExecutor,
         statementLimits);
   }
 
   /** These settings with {@code limits} on every statement (length, depth, IN lists, joins, set operations). */
   public QueryOptions withStatementLimits(dev.lake.query.sql.StatementLimits limits) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, lanceSql, executor, limits);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, limits);
   }
 }

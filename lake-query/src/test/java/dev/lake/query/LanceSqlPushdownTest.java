@@ -57,7 +57,7 @@ class LanceSqlPushdownTest extends LakeTestSupport {
           i * 10, i % 2 == 0));
     }
     createTable("items", ITEMS, rows);
-    calcite = new QueryService(catalog, engine, QueryOptions.defaults().withLanceSql(false));
+    calcite = new QueryService(catalog, engine, QueryOptions.defaults().withSubtreePushDown(false));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -2,7 +2,7 @@ package dev.lake.flight.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lake.query.plan.ArrowTypeMapping;
+import dev.lake.query.plan.types.ArrowTypeMapping;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;

@@ -1,8 +1,8 @@
 package dev.lake.query.exec;
 
 import dev.lake.query.exec.ValueReaders.ValueReader;
-import dev.lake.query.plan.ColumnType;
-import dev.lake.query.plan.RowShape;
+import dev.lake.query.plan.types.ColumnType;
+import dev.lake.query.plan.types.RowShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -2,13 +2,14 @@ package dev.lake.query.exec;
 
 import dev.lake.query.guard.RowCheckpoints;
 import dev.lake.query.plan.CompiledPlan;
+import dev.lake.query.plan.Engine;
 import dev.lake.query.plan.EnumerableCode;
-import dev.lake.query.plan.PushedStatement;
-import dev.lake.query.plan.LanceScanCall;
-import dev.lake.query.plan.LanceTableScan;
-import dev.lake.query.plan.RowShape;
-import dev.lake.query.plan.RuntimeKeys;
-import dev.lake.query.plan.ScanSource;
+import dev.lake.query.plan.lance.PushedStatement;
+import dev.lake.query.plan.lance.LanceScanCall;
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.types.RowShape;
+import dev.lake.query.plan.lance.RuntimeKeys;
+import dev.lake.query.plan.lance.ScanSource;
 import dev.lake.query.plan.StatementPlan;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.ValidatedStatement;
@@ -66,23 +67,25 @@ public final class StatementExecutor {
       return explain(statement, compiled.explain().get(), resources, failures);
     }
     StatementPlan plan = compiled.plan();
-    if (plan.passThrough().isPresent()) {
-      LanceTableScan scan = plan.passThrough().get();
+    Engine engine = plan.engine();
+    if (engine instanceof Engine.PassThroughScan) {
+      LanceTableScan scan = ((Engine.PassThroughScan) engine).scan();
       ScanSource source = source(sources, scan.lanceTable().reference().key());
       var lance = source.batches(scan.columnNames(), scan.filter(), scan.limit());
       return new ResultReader(statement.resultSchema(), new PassThroughBatches(lance, resources), resources,
           failures);
     }
-    if (plan.lanceSql().isPresent() && plan.lanceSql().get().statement().vector().isPresent()) {
-      PushedStatement scan = plan.lanceSql().get().statement();
-      ScanSource source = source(sources, scan.table().reference().key());
+    if (engine instanceof Engine.Vectorized) {
+      Engine.Vectorized vectorized = (Engine.Vectorized) engine;
+      ScanSource source = source(sources, vectorized.statement().table().reference().key());
       RowShape shape = statement.resultSchema().getFields().size() == 1 ? RowShape.SCALAR : RowShape.ARRAY;
-      BatchSource batches = new RowBatches(() -> source.vectorRows(scan.vector().get(), shape).enumerator(),
+      BatchSource batches = new RowBatches(() -> source.vectorRows(vectorized.plan(), shape).enumerator(),
           batchSize, () -> { }, resources.guard());
       return new ResultReader(statement.resultSchema(), batches, resources, failures);
     }
-    if (plan.lanceSql().isPresent()) {
-      PushedStatement scan = plan.lanceSql().get().statement();
+    if (engine instanceof Engine.LanceSql) {
+      // the run-time fall-back: Calcite's plan of the statement runs if Lance rejects it before its first batch
+      PushedStatement scan = ((Engine.LanceSql) engine).statement();
       ScanSource source = source(sources, scan.table().reference().key());
       Supplier<EnumerableCode> fallback = compiled.fallback().orElseThrow();
       BatchSource batches = new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),

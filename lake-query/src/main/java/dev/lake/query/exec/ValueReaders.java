@@ -1,6 +1,6 @@
 package dev.lake.query.exec;
 
-import dev.lake.query.plan.ColumnType;
+import dev.lake.query.plan.types.ColumnType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;

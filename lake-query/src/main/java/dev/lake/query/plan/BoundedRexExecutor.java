@@ -11,7 +11,8 @@ import org.apache.calcite.sql.SqlKind;
 /**
  * Reduces constant expressions at planning time like Calcite's executor, except those holding LIKE or SIMILAR TO:
  * Calcite would evaluate them with a backtracking Java regex, outside any deadline. They stay in the plan and run
- * at execution time on lake's linear matcher ({@link RuntimeChecks}), where the statement's timeout applies.
+ * at execution time on lake's linear matcher ({@link dev.lake.query.plan.enumerable.RuntimeChecks}), where the
+ * statement's timeout applies.
  */
 final class BoundedRexExecutor implements RexExecutor {
   private final RexExecutor delegate;

@@ -1,5 +1,7 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.EnumerablePushedSubtree;
+import dev.lake.query.plan.lance.PushedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
@@ -11,7 +13,7 @@ import org.apache.calcite.sql.SqlExplainLevel;
 
 /**
  * The text EXPLAIN shows for a plan: Calcite's operator tree, where each subtree pushed down into Lance's SQL engine
- * is one {@code LanceSqlScan} line (table, version, what was pushed, the statement) without the fallback Calcite
+ * is one {@code PushedSubtree} line (table, version, what was pushed, the statement) without the fallback Calcite
  * keeps for it.
  */
 final class PushedDownPlan {
@@ -22,8 +24,8 @@ final class PushedDownPlan {
   }
 
   private static RelNode withoutFallbacks(RelNode rel) {
-    if (rel instanceof EnumerableLanceSqlScan) {
-      EnumerableLanceSqlScan scan = (EnumerableLanceSqlScan) rel;
+    if (rel instanceof EnumerablePushedSubtree) {
+      EnumerablePushedSubtree scan = (EnumerablePushedSubtree) rel;
       return new Shown(scan, scan.statement());
     }
     if (rel.getInputs().isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.LanceTable;
+import dev.lake.query.plan.types.ArrowTypeMapping;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,15 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.enumerable.ExactRuntime;
+import dev.lake.query.plan.enumerable.RuntimeChecks;
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.rules.OuterJoinCounts;
+import dev.lake.query.plan.rules.PlanRules;
+import dev.lake.query.plan.runtime.RuntimeFilterPlanner;
+import dev.lake.query.plan.stats.LakeRelMdDistinctRowCount;
+import dev.lake.query.plan.stats.LakeRelMdRowCount;
+import dev.lake.query.plan.types.LakeTypeFactory;
+import dev.lake.query.plan.vector.ColumnCacheScans;
 import dev.lake.query.QueryRejectedException;
 import dev.lake.query.TableReference;
 import dev.lake.query.guard.QueryGuard;
@@ -63,9 +73,10 @@ import org.apache.calcite.tools.RuleSets;
 
 /**
  * Plans one statement: validation against the tables its {@link TableResolver} gives, conversion to relational
- * algebra, then (for execution) parameter binding, rewriting, join ordering, push-down of whole single-table subtrees
- * into Lance's SQL engine and of projections and filters into Lance scans, and the choice between pass-through, a
- * whole statement in Lance's SQL engine and Calcite's Enumerable runtime. One instance per statement; planning is
+ * algebra, then (for execution) parameter binding, rewriting, join ordering, the choice of the engine of each part
+ * ({@link EngineChoice}: pushed-down subtrees in Lance's SQL engine or lake's vectorized executor, the rest in
+ * Calcite's Enumerable runtime, a lone scan passed through) and push-down of projections and filters into Lance
+ * scans. One instance per statement; planning is
  * serialized on it.
  */
 public final class StatementPlanner {
@@ -91,26 +102,27 @@ public final class StatementPlanner {
   private final LakeCatalogReader catalogReader;
   private final VolcanoPlanner planner;
   private final RelOptCluster cluster;
-  private final boolean lanceSql;
+  /** Which engine runs pushed-down subtrees; CALCITE when push-down is off. */
   private final SubtreeExecutor executor;
   /** The stop flag of the execution planning now (planning is serialized); polled before every rule fires. */
   private volatile QueryGuard guard = new QueryGuard();
 
   /**
-   * @param lanceSql whether single-table subtrees are pushed down whole into Lance's SQL engine
+   * @param subtreePushDown whether subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
+   *     operators)
    */
-  public StatementPlanner(TableResolver resolver, boolean lanceSql) {
-    this(resolver, lanceSql, SubtreeExecutor.AUTO);
+  public StatementPlanner(TableResolver resolver, boolean subtreePushDown) {
+    this(resolver, subtreePushDown, SubtreeExecutor.AUTO);
   }
 
   /**
-   * @param lanceSql whether single-table subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
-   *     operators)
-   * @param executor which of the two runs a pushed-down subtree
+   * @param subtreePushDown whether subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
+   *     operators); false is {@code executor} CALCITE
+   * @param executor which engine runs a pushed-down subtree ({@link EngineChoice})
    */
-  public StatementPlanner(TableResolver resolver, boolean lanceSql, SubtreeExecutor executor) {
-    this.lanceSql = lanceSql && executor != SubtreeExecutor.CALCITE;
-    this.executor = java.util.Objects.requireNonNull(executor, "executor");
+  public StatementPlanner(TableResolver resolver, boolean subtreePushDown, SubtreeExecutor executor) {
+    java.util.Objects.requireNonNull(executor, "executor");
+    this.executor = subtreePushDown ? executor : SubtreeExecutor.CALCITE;
     this.mainSchema = new MainSchema(resolver);
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     rootSchema.add("lake", new AbstractSchema()).add("main", mainSchema);
@@ -192,17 +204,19 @@ public final class StatementPlanner {
       if (statement.explain()) {
         return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.of(plan.explain()));
       }
-      if (plan.enumerable().isEmpty()) {
+      Engine engine = plan.engine();
+      if (engine instanceof Engine.PassThroughScan || engine instanceof Engine.Vectorized) {
         return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.empty());
       }
-      EnumerableRel physical = plan.enumerable().get();
-      if (plan.lanceSql().isPresent()) {
-        // Lance runs the whole statement; Calcite's code for its fallback is compiled only if Lance ever rejects it.
-        EnumerableRel fallback = (EnumerableRel) plan.lanceSql().get().getInput();
+      if (engine instanceof Engine.LanceSql) {
+        // Lance runs the whole statement; Calcite's code for its run-time fall-back is compiled only if Lance ever
+        // rejects it.
+        EnumerableRel fallback = (EnumerableRel) ((Engine.LanceSql) engine).pushed().getInput();
         return new CompiledPlan(plan, Optional.empty(), Optional.of(new Once<>(() -> compileLater(fallback))),
             Optional.empty());
       }
-      return new CompiledPlan(plan, Optional.of(code(physical)), Optional.empty(), Optional.empty());
+      return new CompiledPlan(plan, Optional.of(code(((Engine.Enumerable) engine).plan())), Optional.empty(),
+          Optional.empty());
     } finally {
       this.guard = new QueryGuard();
       // Keep nothing of this execution's search: a cached planner is reused for the next one.
@@ -280,12 +294,7 @@ public final class StatementPlanner {
       rel = hep(PlanRules.JOIN_ORDER, rel);
       rel = OuterJoinCounts.rewrite(rel, relBuilder);
     }
-    if (lanceSql) {
-      if (executor != SubtreeExecutor.LANCE_SQL) {
-        rel = VectorJoins.rewrite(rel);
-      }
-      rel = LancePushdown.rewrite(rel, executor);
-    }
+    rel = EngineChoice.choose(rel, executor);
     rel = hep(PlanRules.LATE, rel);
     if (rel instanceof LanceTableScan) {
       return StatementPlan.passThrough((LanceTableScan) rel);
@@ -303,7 +312,8 @@ public final class StatementPlanner {
     }
     cluster.setMetadataProvider(METADATA);
     cluster.invalidateMetadataQuery();
-    return StatementPlan.enumerable((EnumerableRel) ExactRuntime.apply(RuntimeFilterPlanner.apply(physical)));
+    physical = ExactRuntime.apply(RuntimeFilterPlanner.apply(physical));
+    return StatementPlan.enumerable((EnumerableRel) ColumnCacheScans.apply(physical));
   }
 
   private RelNode hep(HepProgram program, RelNode rel) {

@@ -1,5 +1,6 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.LanceTable;
 import dev.lake.query.TableReference;
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.lance.LanceTable;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -9,7 +9,7 @@ import java.math.RoundingMode;
  * is an error); decimals on unscaled longs with {@link Math#addExact}/{@link Math#multiplyExact} at the result scale,
  * falling back to BigDecimal for a row whose result does not fit; decimal division in BigDecimal, half up.
  */
-record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decimal) implements Expr {
+record Arith(Arithmetic op, Expr left, Expr right, Kind kind, int scale, boolean decimal) implements Expr {
   @Override
   public Col eval(Batch batch) {
     Col a = left.eval(batch);
@@ -23,7 +23,7 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
       }
     } else {
       out = Col.longs(n, scale);
-      if (op != '/' && a.wide == null && b.wide == null && fast(a, b, out.longs, n)) {
+      if (op != Arithmetic.DIVIDE && a.wide == null && b.wide == null && fast(a, b, out.longs, n)) {
         nulls(a, b, out, n);
         return out;
       }
@@ -31,7 +31,7 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
         if (a.isNull(i) || b.isNull(i)) {
           continue;
         }
-        if (op == '/' || a.isWide(i) || b.isWide(i)) {
+        if (op == Arithmetic.DIVIDE || a.isWide(i) || b.isWide(i)) {
           wide(a, b, out, i);
           continue;
         }
@@ -58,7 +58,7 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
     long[] x = a.longs;
     long[] y = b.longs;
     try {
-      if (op == '*') {
+      if (op == Arithmetic.TIMES) {
         if (a.scale + b.scale > scale) {
           return false;
         }
@@ -70,7 +70,7 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
       }
       x = scaled(x, a.scale, n);
       y = scaled(y, b.scale, n);
-      if (op == '+') {
+      if (op == Arithmetic.PLUS) {
         for (int i = 0; i < n; i++) {
           out[i] = Math.addExact(x[i], y[i]);
         }
@@ -106,11 +106,11 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
 
   private double apply(double x, double y) {
     switch (op) {
-      case '+':
+      case PLUS:
         return x + y;
-      case '-':
+      case MINUS:
         return x - y;
-      case '*':
+      case TIMES:
         return x * y;
       default:
         return x / y;
@@ -119,9 +119,9 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
 
   private long exact(long x, int xs, long y, int ys) {
     switch (op) {
-      case '+':
+      case PLUS:
         return Math.addExact(DecimalMath.scaleUp(x, xs, scale), DecimalMath.scaleUp(y, ys, scale));
-      case '-':
+      case MINUS:
         return Math.subtractExact(DecimalMath.scaleUp(x, xs, scale), DecimalMath.scaleUp(y, ys, scale));
       default:
         if (xs + ys > scale) {
@@ -136,13 +136,13 @@ record Arith(char op, Expr left, Expr right, Kind kind, int scale, boolean decim
     BigDecimal y = b.decimal(i);
     BigDecimal result;
     switch (op) {
-      case '+':
+      case PLUS:
         result = x.add(y);
         break;
-      case '-':
+      case MINUS:
         result = x.subtract(y);
         break;
-      case '*':
+      case TIMES:
         result = x.multiply(y);
         break;
       default:

@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * A comparison ({@code = <> < <= > >=}) of two columns of compatible kinds; NULL where either side is NULL. Decimals
  * of different scales are compared exactly (rescaled in longs, BigDecimal where that overflows); strings by their
- * UTF-8 bytes, unsigned (code point order). {@code op}: {@code = !(<>) < l(<=) > g(>=)}.
+ * UTF-8 bytes, unsigned (code point order).
  */
-record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
+record Compare(Comparison op, Expr left, Expr right) implements Expr.Bool, Refinable {
   @Override
   public int[] trueRows(Batch batch, int[] count) {
     return Refinable.trueRows(this, this, batch, count);
@@ -62,35 +62,35 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
     }
     int kept = 0;
     switch (op) {
-      case '=':
+      case EQUAL:
         for (int j = 0; j < count; j++) {
           int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] == c ? 1 : 0;
         }
         break;
-      case '!':
+      case NOT_EQUAL:
         for (int j = 0; j < count; j++) {
           int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] != c ? 1 : 0;
         }
         break;
-      case '<':
+      case LESS:
         for (int j = 0; j < count; j++) {
           int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] < c ? 1 : 0;
         }
         break;
-      case 'l':
+      case LESS_OR_EQUAL:
         for (int j = 0; j < count; j++) {
           int p = identity ? j : positions[j];
           positions[kept] = p;
           kept += x[base + p] <= c ? 1 : 0;
         }
         break;
-      case '>':
+      case GREATER:
         for (int j = 0; j < count; j++) {
           int p = identity ? j : positions[j];
           positions[kept] = p;
@@ -118,10 +118,11 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
       for (int i = 0; i < n; i++) {
         out.longs[i] = test(Double.compare(a.asDouble(i), b.asDouble(i))) ? 1 : 0;
       }
-    } else if (a.kind == Kind.STRING && (op == '=' || op == '!') && right instanceof Expr.Literal) {
+    } else if (a.kind == Kind.STRING && (op == Comparison.EQUAL || op == Comparison.NOT_EQUAL)
+        && right instanceof Expr.Literal) {
       byte[] constant = ((Expr.Literal) right).value().strings.bytes(0); // also when the batch is empty
       for (int i = 0; i < n; i++) {
-        out.longs[i] = a.strings.equalTo(i, constant) == (op == '=') ? 1 : 0;
+        out.longs[i] = a.strings.equalTo(i, constant) == (op == Comparison.EQUAL) ? 1 : 0;
       }
     } else if (a.kind == Kind.STRING) {
       for (int i = 0; i < n; i++) {
@@ -152,19 +153,6 @@ record Compare(char op, Expr left, Expr right) implements Expr.Bool, Refinable {
   }
 
   private boolean test(int c) {
-    switch (op) {
-      case '=':
-        return c == 0;
-      case '!':
-        return c != 0;
-      case '<':
-        return c < 0;
-      case 'l':
-        return c <= 0;
-      case '>':
-        return c > 0;
-      default:
-        return c >= 0;
-    }
+    return op.test(c);
   }
 }

@@ -39,8 +39,9 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
     for (int i = 0; i < out.size(); i++) {
       // a lone bound, or an equality, is a range too: one loop that also reads columns held as ints in place
       Long[] single = bound(out.get(i));
-      if (single == null && out.get(i) instanceof Compare && ((Compare) out.get(i)).op() == '=') {
-        Long[] lower = bound(new Compare('g', ((Compare) out.get(i)).left(), ((Compare) out.get(i)).right()));
+      if (single == null && out.get(i) instanceof Compare && ((Compare) out.get(i)).op() == Comparison.EQUAL) {
+        Compare equal = (Compare) out.get(i);
+        Long[] lower = bound(new Compare(Comparison.GREATER_OR_EQUAL, equal.left(), equal.right()));
         single = lower == null ? null : new Long[] {lower[0], lower[0]};
       }
       if (single != null) {
@@ -76,13 +77,13 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
       return null;
     }
     switch (compare.op()) {
-      case 'g':
+      case GREATER_OR_EQUAL:
         return new Long[] {c, null};
-      case '>':
+      case GREATER:
         return c == Long.MAX_VALUE ? null : new Long[] {c + 1, null};
-      case 'l':
+      case LESS_OR_EQUAL:
         return new Long[] {null, c};
-      case '<':
+      case LESS:
         return c == Long.MIN_VALUE ? null : new Long[] {null, c - 1};
       default:
         return null;

@@ -56,12 +56,10 @@ final class ResultRows {
       case DOUBLE:
         return col.asDouble(i);
       case FLOAT:
-      case REAL:
         return (float) col.asDouble(i);
       case BOOLEAN:
         return col.longs[i] == 1;
-      case CHAR:
-      case VARCHAR:
+      case STRING:
         return new String(col.strings.bytes(i), StandardCharsets.UTF_8);
       default:
         throw new IllegalStateException("the vectorized executor cannot return SQL type " + type.type());

@@ -3,7 +3,6 @@ package dev.lake.query.vector;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * A single-table subtree compiled for the vectorized executor: scan {@link #columns} (with {@link #lanceFilter}
@@ -11,7 +10,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * hash-aggregate by {@link #keys} with {@link #aggregates}, run {@link #after} on the grouped rows, then sort and cut.
  *
  * @param keyShapes kind and scale of each key column; {@code argShapes} of each aggregate's argument (null: none)
- * @param output the SQL type and decimal scale of each result column, for the row runtime's representation
+ * @param output the representation and decimal scale of each result column in the row runtime
  */
 public record VectorPlan(String table, List<String> columns, Optional<String> lanceFilter,
     Optional<Op.Filter> scanFilter, List<Op> before, int[] keys, Col[] keyShapes, List<AggSpec> aggregates,
@@ -56,8 +55,8 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
   /** One ORDER BY key over the result columns. */
   public record SortKey(int column, boolean descending, boolean nullsFirst) {}
 
-  /** A result column's SQL type (and decimal scale). */
-  public record Output(SqlTypeName type, int scale) {
+  /** A result column's representation (and decimal scale). */
+  public record Output(ResultType type, int scale) {
     public Output {
       Objects.requireNonNull(type, "type");
     }

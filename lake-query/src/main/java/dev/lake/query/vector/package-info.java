@@ -3,11 +3,16 @@
  * Lance scan, filtered with selection vectors, projected and hash-aggregated column at a time; partial aggregates of
  * the fragments are merged, then post-aggregate filters, projections and the sort run on the (few) grouped rows.
  * Values: integers, DATE (int days) and DECIMAL(p<=18) as longs (decimals unscaled, with exact overflow checks that
- * fall back to BigDecimal per value), floating point as doubles, strings as bytes in the batch. {@link
- * dev.lake.query.vector.ExprCompiler} turns Calcite expressions into {@link dev.lake.query.vector.Expr}s or says why
- * it cannot; {@link dev.lake.query.vector.VectorExecutor} runs a {@link dev.lake.query.vector.VectorPlan} on a pinned
+ * fall back to BigDecimal per value), floating point as doubles, strings as bytes in the batch. The planner builds
+ * {@link dev.lake.query.vector.Expr}s through {@link dev.lake.query.vector.Exprs} (operators as
+ * {@link dev.lake.query.vector.Comparison} and {@link dev.lake.query.vector.Arithmetic}); {@link
+ * dev.lake.query.vector.VectorExecutor} runs a {@link dev.lake.query.vector.VectorPlan} on a pinned
  * snapshot with a {@link dev.lake.query.vector.VectorRuntime}'s bounded thread pool and sampled-selectivity cache.
  * Inner equi-joins on the way from the scan to the aggregate are {@link dev.lake.query.vector.Op.Probe}s of
  * {@link dev.lake.query.vector.JoinTable}s that each execution builds from the other join inputs first.
+ *
+ * <p>Rule: this package imports nothing of Calcite. It knows Arrow, Lance's scans and its own plan
+ * ({@link dev.lake.query.vector.VectorPlan}); turning Calcite's relational algebra and row expressions into that plan
+ * is the planner's job (dev.lake.query.plan).
  */
 package dev.lake.query.vector;

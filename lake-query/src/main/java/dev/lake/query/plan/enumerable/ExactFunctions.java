@@ -1,0 +1,261 @@
+package dev.lake.query.plan.enumerable;
+
+import dev.lake.query.InexactResultException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import org.apache.calcite.linq4j.function.Strict;
+
+/**
+ * What Calcite's generated code calls where its own runtime would lose exactness ({@link ExactRuntime} puts the
+ * calls in): temporal values held in the unit of their precision (a long of micro- or nanoseconds for TIMESTAMP(p)
+ * and TIME(p) with p > 3; milliseconds otherwise), and decimal division and casts rounded half-up at the result
+ * scale with an error where the result does not fit its type. A null argument gives null (strict).
+ *
+ * <p>Temporal arguments name their unit as units per second ({@code ups}: 1,000, 1,000,000 or 1,000,000,000);
+ * {@code keep} is the granularity the result's precision keeps, in result units (1 unless the precision is below
+ * the unit's digits, e.g. 100 for TIMESTAMP(4) held in microseconds). Timestamps are read as UTC (lake's session
+ * time zone).
+ */
+@Strict
+public final class ExactFunctions {
+  private static final long SECONDS_PER_DAY = 86_400L;
+
+  private ExactFunctions() {}
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Temporal
+
+  /** A timestamp or time of day in another unit (truncated to {@code keep} when the unit is coarser). */
+  public static long rescale(long value, long fromUps, long toUps, long keep) {
+    long scaled;
+    if (toUps >= fromUps) {
+      scaled = multiply(value, toUps / fromUps);
+    } else {
+      scaled = Math.floorDiv(value, fromUps / toUps);
+    }
+    return keep == 1 ? scaled : Math.floorDiv(scaled, keep) * keep;
+  }
+
+  /** {@link #rescale} for a result held as int milliseconds (TIME up to precision 3). */
+  public static int rescaleToInt(long value, long fromUps, long toUps, long keep) {
+    return Math.toIntExact(rescale(value, fromUps, toUps, keep));
+  }
+
+  /** The day of a timestamp (days since 1970-01-01). */
+  public static int toDate(long value, long ups) {
+    return Math.toIntExact(Math.floorDiv(value, SECONDS_PER_DAY * ups));
+  }
+
+  /** Midnight of a day as a timestamp. */
+  public static long fromDate(int days, long ups) {
+    return multiply(days, SECONDS_PER_DAY * ups);
+  }
+
+  /** The time of day of a timestamp, in the result's unit. */
+  public static long timeOfDay(long value, long fromUps, long toUps, long keep) {
+    return rescale(Math.floorMod(value, SECONDS_PER_DAY * fromUps), fromUps, toUps, keep);
+  }
+
+  /** {@link #timeOfDay} held as int milliseconds. */
+  public static int timeOfDayToInt(long value, long fromUps, long toUps, long keep) {
+    return Math.toIntExact(timeOfDay(value, fromUps, toUps, keep));
+  }
+
+  /** A timestamp plus a day-time interval (Calcite holds those as milliseconds). */
+  public static long plusMillis(long value, long millis, long ups) {
+    try {
+      return Math.addExact(value, multiply(millis, ups / 1_000));
+    } catch (ArithmeticException e) {
+      throw outOfRange();
+    }
+  }
+
+  /** A time of day plus a day-time interval, wrapping around midnight. */
+  public static long timePlusMillis(long value, long millis, long ups) {
+    long day = SECONDS_PER_DAY * ups;
+    long shift = Math.floorMod(multiply(Math.floorMod(millis, SECONDS_PER_DAY * 1_000), ups / 1_000), day);
+    return Math.floorMod(value + shift, day);
+  }
+
+  /** A timestamp plus a number of months (the day clamped to the month's last, like Calcite and DuckDB). */
+  public static long plusMonths(long value, int months, long ups) {
+    long seconds = Math.floorDiv(value, ups);
+    long fraction = Math.floorMod(value, ups);
+    try {
+      LocalDateTime at = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).plusMonths(months);
+      return Math.addExact(multiply(at.toEpochSecond(ZoneOffset.UTC), ups), fraction);
+    } catch (java.time.DateTimeException | ArithmeticException e) {
+      throw outOfRange();
+    }
+  }
+
+  /** EXTRACT of MILLISECOND, MICROSECOND or NANOSECOND: the seconds of the minute with their fraction. */
+  public static long secondsOfMinute(long value, long ups, long targetUps) {
+    return rescale(Math.floorMod(value, 60 * ups), ups, targetUps, 1);
+  }
+
+  /** A timestamp as text: {@code yyyy-MM-dd HH:mm:ss} and {@code precision} fractional digits. */
+  public static String timestampString(long value, long ups, int precision) {
+    long seconds = Math.floorDiv(value, ups);
+    LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
+    StringBuilder text = new StringBuilder();
+    int year = day.getYear();
+    if (year < 0) {
+      text.append('-');
+    }
+    text.append(pad(Math.abs(year), 4)).append('-').append(pad(day.getMonthValue(), 2)).append('-')
+        .append(pad(day.getDayOfMonth(), 2)).append(' ');
+    appendTime(text, Math.floorMod(value, SECONDS_PER_DAY * ups), ups, precision);
+    return text.toString();
+  }
+
+  /** A time of day as text: {@code HH:mm:ss} and {@code precision} fractional digits. */
+  public static String timeString(long value, long ups, int precision) {
+    StringBuilder text = new StringBuilder();
+    appendTime(text, Math.floorMod(value, SECONDS_PER_DAY * ups), ups, precision);
+    return text.toString();
+  }
+
+  private static void appendTime(StringBuilder text, long ofDay, long ups, int precision) {
+    long seconds = ofDay / ups;
+    text.append(pad(seconds / 3_600, 2)).append(':').append(pad(seconds / 60 % 60, 2)).append(':')
+        .append(pad(seconds % 60, 2));
+    if (precision > 0) {
+      int unitDigits = Long.toString(ups).length() - 1;
+      String fraction = pad(ofDay % ups, unitDigits);
+      while (fraction.length() < precision) {
+        fraction += "0";
+      }
+      text.append('.').append(fraction, 0, precision);
+    }
+  }
+
+  private static String pad(long value, int digits) {
+    String text = Long.toString(value);
+    StringBuilder padded = new StringBuilder();
+    for (int i = text.length(); i < digits; i++) {
+      padded.append('0');
+    }
+    return padded.append(text).toString();
+  }
+
+  /** Text {@code yyyy-MM-dd[( |T)HH:mm[:ss[.f...]]]} as a timestamp. */
+  public static long parseTimestamp(String text, long ups, long keep) {
+    String trimmed = text.trim();
+    try {
+      int split = Math.max(trimmed.indexOf(' '), trimmed.indexOf('T'));
+      LocalDate day = LocalDate.parse(split < 0 ? trimmed : trimmed.substring(0, split));
+      long ofDay = split < 0 ? 0 : parseTime(trimmed.substring(split + 1).trim(), ups, keep);
+      long value = Math.addExact(multiply(day.toEpochDay(), SECONDS_PER_DAY * ups), ofDay);
+      return keep == 1 ? value : Math.floorDiv(value, keep) * keep;
+    } catch (java.time.DateTimeException | ArithmeticException | IllegalArgumentException e) {
+      throw new InexactResultException("cannot cast '" + echo(text) + "' to TIMESTAMP: write it as"
+          + " 'yyyy-MM-dd HH:mm:ss.ffffff'");
+    }
+  }
+
+  /** Text {@code HH:mm[:ss[.f...]]} as a time of day. */
+  public static long parseTime(String text, long ups, long keep) {
+    try {
+      LocalTime time = LocalTime.parse(text.trim());
+      long value = time.toSecondOfDay() * ups + time.getNano() / (1_000_000_000L / ups);
+      return keep == 1 ? value : Math.floorDiv(value, keep) * keep;
+    } catch (java.time.DateTimeException e) {
+      throw new InexactResultException("cannot cast '" + echo(text) + "' to TIME: write it as 'HH:mm:ss.ffffff'");
+    }
+  }
+
+  private static long multiply(long value, long factor) {
+    try {
+      return Math.multiplyExact(value, factor);
+    } catch (ArithmeticException e) {
+      throw outOfRange();
+    }
+  }
+
+  private static InexactResultException outOfRange() {
+    return new InexactResultException("a TIMESTAMP/TIME value is out of the range its unit can hold (nanoseconds:"
+        + " years 1677 to 2262; microseconds: about 292,000 years around 1970)");
+  }
+
+  private static String echo(String text) {
+    return text.length() <= 60 ? text : text.substring(0, 60) + "...";
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Decimal
+
+  /** {@code x / y} rounded half-up at {@code scale}; division by zero and results beyond the precision fail. */
+  public static BigDecimal divide(BigDecimal x, BigDecimal y, int precision, int scale) {
+    if (y.signum() == 0) {
+      throw new InexactResultException("division by zero");
+    }
+    return fits(x.divide(y, scale, RoundingMode.HALF_UP), precision, scale);
+  }
+
+  /** CAST of a decimal (or an integer) to DECIMAL(precision, scale), rounded half-up. */
+  public static BigDecimal toDecimal(BigDecimal value, int precision, int scale) {
+    return fits(value.setScale(scale, RoundingMode.HALF_UP), precision, scale);
+  }
+
+  /** CAST of a DOUBLE to DECIMAL(precision, scale): its shortest decimal form rounded half-up. */
+  public static BigDecimal doubleToDecimal(double value, int precision, int scale) {
+    if (!Double.isFinite(value)) {
+      throw new InexactResultException("cannot cast " + value + " to DECIMAL(" + precision + ", " + scale + ")");
+    }
+    return toDecimal(BigDecimal.valueOf(value), precision, scale);
+  }
+
+  /** CAST of text to DECIMAL(precision, scale), rounded half-up. */
+  public static BigDecimal stringToDecimal(String value, int precision, int scale) {
+    BigDecimal parsed;
+    try {
+      parsed = new BigDecimal(value.trim());
+    } catch (NumberFormatException e) {
+      throw new InexactResultException("cannot cast '" + echo(value) + "' to DECIMAL(" + precision + ", " + scale
+          + ")");
+    }
+    return toDecimal(parsed, precision, scale);
+  }
+
+  /** CAST of a decimal to BIGINT, rounded half-up; beyond BIGINT fails. */
+  public static long decimalToLong(BigDecimal value) {
+    return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT");
+  }
+
+  /** CAST of a decimal to INTEGER, rounded half-up. */
+  public static int decimalToInt(BigDecimal value) {
+    return (int) integer(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "INTEGER");
+  }
+
+  /** CAST of a decimal to SMALLINT, rounded half-up. */
+  public static short decimalToShort(BigDecimal value) {
+    return (short) integer(value, Short.MIN_VALUE, Short.MAX_VALUE, "SMALLINT");
+  }
+
+  /** CAST of a decimal to TINYINT, rounded half-up. */
+  public static byte decimalToByte(BigDecimal value) {
+    return (byte) integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT");
+  }
+
+  private static long integer(BigDecimal value, long min, long max, String type) {
+    BigDecimal rounded = value.setScale(0, RoundingMode.HALF_UP);
+    if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {
+      throw new InexactResultException(type + " overflow: " + rounded.toPlainString() + " is out of " + type
+          + "'s range");
+    }
+    return rounded.longValueExact();
+  }
+
+  private static BigDecimal fits(BigDecimal value, int precision, int scale) {
+    if (value.signum() != 0 && value.precision() - value.scale() > precision - scale) {
+      throw new InexactResultException("DECIMAL(" + precision + ", " + scale + ") overflow: "
+          + value.toPlainString() + " has more than " + (precision - scale) + " integer digits");
+    }
+    return value;
+  }
+}

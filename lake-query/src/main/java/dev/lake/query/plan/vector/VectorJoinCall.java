@@ -1,0 +1,170 @@
+package dev.lake.query.plan.vector;
+
+import dev.lake.query.plan.lance.LanceScanCall;
+import dev.lake.query.plan.lance.ScanSource;
+import dev.lake.query.plan.types.RowShape;
+import dev.lake.query.vector.JoinBuilder;
+import dev.lake.query.vector.JoinSpec;
+import dev.lake.query.vector.JoinTable;
+import dev.lake.query.vector.VectorPlan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+
+/**
+ * One vectorized join as Calcite's generated code calls it (stashed by {@link EnumerableVectorJoin#implement}): per
+ * execution it hashes the build sides' rows into {@link JoinTable}s (charged to the query's memory limit), binds them
+ * to the cached plan and runs the probe pipeline on the probe table's scan source; the tables are released when the
+ * pipeline is done. Holds nothing of an execution: a cached plan is executed concurrently.
+ *
+ * @param reference the probe table's reference (how the execution's scan source is found)
+ * @param buildShapes the row shape of each build side's rows, in slot order
+ * @param buildScans per slot, the scan read directly as Arrow batches (its rows expression is then null)
+ * @param shape the shape of the rows returned
+ */
+public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> buildShapes,
+    List<Optional<BuildScan>> buildScans, RowShape shape) {
+  private static final int CANCEL_CHECK_ROWS = 4_096;
+
+  public VectorJoinCall {
+    Objects.requireNonNull(reference, "reference");
+    Objects.requireNonNull(plan, "plan");
+    buildShapes = List.copyOf(buildShapes);
+    buildScans = List.copyOf(buildScans);
+    Objects.requireNonNull(shape, "shape");
+  }
+
+  /** The rows of the aggregate, computed once per execution when first enumerated (replayed after that). */
+  public Enumerable<Object> rows(DataContext root, Enumerable<?>[] builds) {
+    return new AbstractEnumerable<>() {
+      private List<Object> rows;
+
+      @Override
+      public synchronized Enumerator<Object> enumerator() {
+        if (rows == null) {
+          rows = run(root, builds);
+        }
+        return Linq4j.iterableEnumerator(rows);
+      }
+    };
+  }
+
+  private List<Object> run(DataContext root, Enumerable<?>[] builds) {
+    Object source = root.get(LanceScanCall.sourceVariable(reference));
+    if (!(source instanceof ScanSource)) {
+      throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
+    }
+    ScanSource scans = (ScanSource) source;
+    AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
+    List<JoinTable> tables = new ArrayList<>(Arrays.asList(new JoinTable[builds.length]));
+    try {
+      for (JoinSpec spec : plan.joins()) {
+        Optional<BuildScan> scan = buildScans.get(spec.slot());
+        tables.set(spec.slot(), scan.isPresent() ? build(spec, scan.get(), root, scans.allocator(), cancelled)
+            : build(spec, builds[spec.slot()], buildShapes.get(spec.slot()), scans.allocator(), cancelled));
+      }
+      List<Object> out = new ArrayList<>();
+      try (Enumerator<Object> rows = scans.vectorRows(plan.bind(tables), shape).enumerator()) {
+        while (rows.moveNext()) {
+          out.add(rows.current());
+        }
+      }
+      return out;
+    } finally {
+      for (JoinTable table : tables) {
+        if (table != null) {
+          table.close();
+        }
+      }
+    }
+  }
+
+  private static JoinTable build(JoinSpec spec, Enumerable<?> rows, RowShape rowShape, BufferAllocator allocator,
+      AtomicBoolean cancelled) {
+    JoinBuilder builder = new JoinBuilder(spec, allocator);
+    boolean built = false;
+    try (Enumerator<?> enumerator = rows.enumerator()) {
+      long count = 0;
+      while (enumerator.moveNext()) {
+        if (++count % CANCEL_CHECK_ROWS == 0
+            && (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get()))) {
+          throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
+        }
+        builder.add(row(enumerator.current(), rowShape));
+      }
+      JoinTable table = builder.finish();
+      built = true;
+      return table;
+    } finally {
+      if (!built) {
+        builder.abandon();
+      }
+    }
+  }
+
+  private static JoinTable build(JoinSpec spec, BuildScan scan, DataContext root, BufferAllocator allocator,
+      AtomicBoolean cancelled) {
+    Object source = root.get(LanceScanCall.sourceVariable(scan.reference()));
+    if (!(source instanceof ScanSource)) {
+      throw new IllegalStateException("no scan source is bound for table reference '" + scan.reference() + "'");
+    }
+    JoinBuilder builder = new JoinBuilder(spec, allocator);
+    boolean built = false;
+    if (scan.cached().isPresent()) {
+      try {
+        if (((ScanSource) source).buildFromCache(scan.cached().get(), builder)) {
+          JoinTable table = builder.finish();
+          built = true;
+          return table;
+        }
+      } finally {
+        if (!built) {
+          builder.abandon();
+        }
+      }
+      builder = new JoinBuilder(spec, allocator);
+    }
+    try (ArrowReader reader = ((ScanSource) source).batches(scan.columns(), scan.filter(), Optional.empty())) {
+      while (reader.loadNextBatch()) {
+        if (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get())) {
+          throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
+        }
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        builder.addBatch(batch.getFieldVectors(), batch.getRowCount());
+      }
+      JoinTable table = builder.finish();
+      built = true;
+      return table;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
+    } finally {
+      if (!built) {
+        builder.abandon();
+      }
+    }
+  }
+
+  private static Object[] row(Object row, RowShape shape) {
+    switch (shape) {
+      case SCALAR:
+        return new Object[] {row};
+      case ARRAY:
+        return (Object[]) row;
+      default:
+        return ((List<?>) row).toArray();
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package dev.lake.query.plan.vector;
+
+import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.vector.Unsupported;
+import dev.lake.query.vector.VectorPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compiles a subtree of the shape [sort/limit] over filters and projections over one aggregate over filters,
+ * projections and a tree of inner joins into a {@link VectorJoin} (where {@link dev.lake.query.plan.EngineChoice}
+ * chooses it): the biggest table scan of the join tree
+ * (by estimated rows after its pushed filters) becomes the probe pipeline, run by lake's vectorized executor fragment
+ * by fragment in parallel, and every other input of the joins on its path becomes a build side — any subtree, run by
+ * the rest of the plan (pushed down, or Calcite's runtime) and hashed before the probe scan starts. Anything it
+ * cannot run keeps the current plan; so does a build side estimated above {@link #MAX_BUILD_ROWS}.
+ */
+public final class VectorJoins {
+  private static final Logger LOG = LoggerFactory.getLogger(VectorJoins.class);
+  /**
+   * The most rows the planner lets a build side have by its estimate: its rows are held as Java columns plus a hash
+   * table (about 50-100 bytes per row, charged to the query's memory limit), so a few million rows at most.
+   */
+  static final double MAX_BUILD_ROWS = 4_000_000;
+
+  private VectorJoins() {}
+
+  /**
+   * {@code top} as a vectorized join, when it heads an aggregate over inner joins that the vectorized executor
+   * supports with every build side estimated at most {@link #MAX_BUILD_ROWS} rows; empty otherwise (logged).
+   */
+  public static Optional<RelNode> of(RelNode top) {
+    return vectorize(top);
+  }
+
+  private static Optional<RelNode> vectorize(RelNode top) {
+    Join joins = joinBelowAggregate(top);
+    if (joins == null) {
+      return Optional.empty();
+    }
+    RelMetadataQuery mq = top.getCluster().getMetadataQuery();
+    List<LanceTableScan> candidates = new ArrayList<>();
+    leaves(joins, candidates);
+    LanceTableScan probe = null;
+    double probeRows = -1;
+    for (LanceTableScan scan : candidates) {
+      Double rows = mq.getRowCount(scan);
+      if (rows != null && rows > probeRows) {
+        probe = scan;
+        probeRows = rows;
+      }
+    }
+    if (probe == null) {
+      return Optional.empty();
+    }
+    ProbeJoins probeJoins = new ProbeJoins(probe);
+    VectorPlan plan;
+    try {
+      plan = VectorPlanner.compile(top, probe, probeJoins);
+      for (RelNode build : probeJoins.builds()) {
+        Double rows = mq.getRowCount(build);
+        if (rows != null && rows > MAX_BUILD_ROWS) {
+          throw new Unsupported(String.format(Locale.ROOT, "a build side of about %.0f rows (vectorized joins hash"
+              + " at most %.0f)", rows, MAX_BUILD_ROWS));
+        }
+      }
+    } catch (Unsupported e) {
+      LOG.debug("join not vectorized table={} reason={}", probe.lanceTable().name(), e.getMessage());
+      return Optional.empty();
+    } catch (RuntimeException | AssertionError e) {
+      // Calcite's literals throw AssertionError on some conversions (docs/dependencies.md): keep the current plan.
+      LOG.warn("join not vectorized: compiling it failed table={} error={}", probe.lanceTable().name(), e.toString());
+      return Optional.empty();
+    }
+    String why = String.format(Locale.ROOT, "aggregate over %d inner equi-join(s): %s (about %.0f rows) is scanned"
+        + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs",
+        probeJoins.builds().size(), probe.lanceTable().name(), probeRows, probeJoins.builds().size());
+    return Optional.of(VectorJoin.of(top, probeJoins.builds(), probe.lanceTable(), plan, why));
+  }
+
+  /**
+   * A build side that is itself a tree of inner joins, vectorized: grouped by all its columns with COUNT(*) (each
+   * distinct row and its multiplicity, so nothing is lost) and run as a {@link VectorJoin} of its own; null when it
+   * is no join tree or cannot be vectorized (it then runs as planned).
+   */
+  static RelNode countedBuild(RelNode build) {
+    RelNode rel = build;
+    while (rel instanceof Filter || rel instanceof Project) {
+      rel = rel.getInput(0);
+    }
+    if (!(rel instanceof Join) || ((Join) rel).getJoinType() != JoinRelType.INNER) {
+      return null;
+    }
+    int width = build.getRowType().getFieldCount();
+    RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(build.getCluster(), null);
+    RelNode grouped = builder.push(build)
+        .aggregate(builder.groupKey(ImmutableBitSet.range(width)), builder.countStar("lake_copies"))
+        .build();
+    if (!(grouped instanceof Aggregate) || grouped.getInput(0) != build
+        || grouped.getRowType().getFieldCount() != width + 1) {
+      return null;
+    }
+    return vectorize(grouped).orElse(null);
+  }
+
+  /**
+   * The join under the one aggregate of {@code top}'s single-input chain ([sort], filters, projections, aggregate,
+   * filters, projections), or null when {@code top} does not head such a chain over an inner join.
+   */
+  private static Join joinBelowAggregate(RelNode top) {
+    boolean aggregated = false;
+    RelNode rel = top;
+    while (true) {
+      if (rel instanceof Join) {
+        return aggregated && ((Join) rel).getJoinType() == JoinRelType.INNER ? (Join) rel : null;
+      }
+      if (rel instanceof Aggregate) {
+        if (aggregated) {
+          return null;
+        }
+        aggregated = true;
+      } else if (!(rel instanceof Filter || rel instanceof Project || (rel instanceof Sort && rel == top))) {
+        return null;
+      }
+      rel = rel.getInput(0);
+    }
+  }
+
+  /** The scans a probe pipeline could start from: reached through inner joins, filters and projections only. */
+  private static void leaves(RelNode rel, List<LanceTableScan> out) {
+    if (rel instanceof LanceTableScan) {
+      LanceTableScan scan = (LanceTableScan) rel;
+      boolean translated = scan.filter().isEmpty() || scan.condition().isPresent();
+      if (translated && scan.limit().isEmpty() && scan.runtimeFilters().isEmpty()) {
+        out.add(scan);
+      }
+    } else if (rel instanceof Join && ((Join) rel).getJoinType() == JoinRelType.INNER) {
+      leaves(((Join) rel).getLeft(), out);
+      leaves(((Join) rel).getRight(), out);
+    } else if (rel instanceof Filter || rel instanceof Project) {
+      leaves(rel.getInput(0), out);
+    }
+  }
+}
