@@ -40,6 +40,8 @@ class DocsStandAloneTest {
 
   private static final Pattern CITATION =
       Pattern.compile("(?<![\\w/.-])((?:\\.\\./)*[\\w/.-]*?)(design|facts|conventions)\\.md");
+  private static final Pattern DECLARATION =
+      Pattern.compile("\\b(?:class|interface|enum|record)\\s+([A-Z][A-Za-z0-9]*)");
   private static final Pattern DOCS_PAGE = Pattern.compile("docs/([\\w-]+\\.(?:md|yaml))");
   private static final Pattern BACKTICKED = Pattern.compile("`([^`\\n]+)`");
   private static final Pattern CLASS_NAME = Pattern.compile("^([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?:[#.(].*)?$");
@@ -76,6 +78,10 @@ class DocsStandAloneTest {
     Set<String> known = new TreeSet<>(); // main and test code: each may be named
     for (Path file : javaFiles()) {
       classes.add(file.getFileName().toString().replace(".java", ""));
+      Matcher declared = DECLARATION.matcher(read(file));
+      while (declared.find()) {
+        classes.add(declared.group(1)); // nested types, e.g. the members of a sealed interface
+      }
       String path = file.toString();
       int java = path.indexOf("/java/dev/lake/");
       if (java >= 0) {
