@@ -94,7 +94,7 @@ public final class ClusterNode implements AutoCloseable {
             new InternalEndpoint(users, ingest, actions, allocator))
         .headerAuthenticator(new InternalAuthenticator(tokens))
         .middleware(InternalCallBinding.KEY, new InternalCallBinding.Factory(tokens));
-    transport.configure(builder, dev.lake.flight.GrpcHooks.consumer());
+    transport.configure(builder, dev.lake.flight.grpc.GrpcHooks.consumer());
     internal = builder.build();
   }
 

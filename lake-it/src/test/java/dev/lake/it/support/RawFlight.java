@@ -2,7 +2,7 @@ package dev.lake.it.support;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import dev.lake.flight.StatusMapper;
+import dev.lake.flight.grpc.StatusMapper;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
