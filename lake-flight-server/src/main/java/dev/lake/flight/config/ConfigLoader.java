@@ -244,7 +244,7 @@ public final class ConfigLoader {
   private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
     if (node.isObject()) {
       ObjectNode obj = (ObjectNode) node;
-      obj.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+      obj.properties().forEach(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
           e.getValue(), out));
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {

@@ -187,7 +187,7 @@ public final class RawFlight implements AutoCloseable {
 
   /** A dictionary batch message for dictionary {@code id} with {@code root}'s one column as its values. */
   public static Flight.FlightData dictionary(long id, VectorSchemaRoot values) {
-    try (ArrowDictionaryBatch batch = new ArrowDictionaryBatch(id, new VectorUnloader(values).getRecordBatch())) {
+    try (ArrowDictionaryBatch batch = new ArrowDictionaryBatch(id, new VectorUnloader(values).getRecordBatch(), false)) {
       ArrowRecordBatch data = batch.getDictionary();
       ByteBuffer header = MessageSerializer.serializeMetadata(batch, IpcOption.DEFAULT);
       return Flight.FlightData.newBuilder().setDataHeader(ByteString.copyFrom(header))
