@@ -36,7 +36,7 @@ MUTATIONS = [
      """          return new WriteResult(next, staged.rowCount(), false);""",
      "failing the ingest when its registry CAS fails (acknowledging regardless)"),
     ("2", "lake-it", "FlightSqlEndToEndTest#badInputGetsClearErrors", "lake-flight-server",
-     "lake-flight-server/src/main/java/dev/lake/flight/StatusMapper.java",
+     "lake-flight-server/src/main/java/dev/lake/flight/grpc/StatusMapper.java",
      "|| e instanceof InvalidTicketException ", "",
      "the mapping of malformed tickets to INVALID_ARGUMENT"),
     ("2", "lake-it", "FlightSqlEndToEndTest#jdbcClientIngestsAndQueriesThroughFlightSql", "lake-flight-server",

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.flight.arrow.DictionaryColumns;
+import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.flight.limits.IdleStreams;
 import dev.lake.flight.limits.IngestIdleException;
 import dev.lake.flight.streams.BatchValidation;

@@ -1,5 +1,6 @@
 package dev.lake.flight;
 
+import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;

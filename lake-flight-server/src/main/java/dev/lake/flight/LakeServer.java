@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import dev.lake.flight.grpc.GrpcHooks;
+import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.engine.LanceTableEngine;
 import dev.lake.engine.TableEngine;
 import dev.lake.flight.auth.BearerTokens;
@@ -82,7 +84,7 @@ import org.slf4j.LoggerFactory;
  * ({@link ClusterNode}): it campaigns for the lease, forwards writes to the leader while it follows, and serves
  * forwarded writes on its internal endpoint while it leads.
  */
-public final class LakeServer implements AutoCloseable {
+public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.DemoDataset.Target {
   private static final Logger LOG = LoggerFactory.getLogger(LakeServer.class);
   public static final String VERSION = "0.1.0";
 

@@ -1,5 +1,6 @@
 package dev.lake.flight;
 
+import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.flight.limits.QueryControl;
 import dev.lake.flight.limits.UserLimits;
 import dev.lake.flight.limits.QueryLimits;

@@ -1,5 +1,6 @@
 package dev.lake.flight;
 
+import dev.lake.flight.grpc.StatusMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lake.engine.CommitConflictException;

@@ -91,16 +91,17 @@ class ExactClientAnswersTest {
         "SELECT id, s, b, n FROM wide_values WHERE id >= 0", "SELECT * FROM wide_values LIMIT 2")) {
       FlightInfo info = client.sql().execute(sql, client.auth());
       Schema streamed = streamSchema(info);
-      for (Schema schema : List.of(info.getSchema(), streamed)) {
+      for (Schema schema : List.of(info.getSchemaOptional().orElseThrow(), streamed)) {
         assertThat(types(schema)).as(sql).isEqualTo(types(listed));
         assertThat(schema.getCustomMetadata()).as("schema metadata of %s", sql).containsEntry("pandas", PANDAS);
       }
     }
     // computed columns keep a stored large type when they are a stored column, and carry no table metadata
     FlightInfo computed = client.sql().execute("SELECT s, id + 1 AS next FROM wide_values ORDER BY next", client.auth());
-    assertThat(computed.getSchema().findField("s").getType()).isEqualTo(ArrowType.LargeUtf8.INSTANCE);
+    assertThat(computed.getSchemaOptional().orElseThrow().findField("s").getType())
+        .isEqualTo(ArrowType.LargeUtf8.INSTANCE);
     assertThat(streamSchema(computed).findField("s").getType()).isEqualTo(ArrowType.LargeUtf8.INSTANCE);
-    assertThat(computed.getSchema().getCustomMetadata()).doesNotContainKey("pandas");
+    assertThat(computed.getSchemaOptional().orElseThrow().getCustomMetadata()).doesNotContainKey("pandas");
     assertThat(client.rows("SELECT s, b, n FROM wide_values ORDER BY id")).extracting(r -> String.valueOf(r.get(0)))
         .containsExactly("s0", "s1", "null");
     assertThat(client.rows("SELECT UPPER(s) AS u FROM wide_values WHERE id = 1")).containsExactly(

@@ -77,7 +77,8 @@ class HeavyResultsTest {
         PollInfo first = client.flight().pollInfo(query, client.auth());
         assertThat(first.getFlightDescriptor()).as("a running job hands out a descriptor to poll").isPresent();
         FlightDescriptor job = first.getFlightDescriptor().get();
-        assertThat(first.getFlightInfo().getSchema().getFields()).extracting(f -> f.getName()).containsExactly("v");
+        assertThat(first.getFlightInfo().getSchemaOptional().orElseThrow().getFields()).extracting(f -> f.getName())
+            .containsExactly("v");
 
         PollInfo done = pollUntilDone(client, job);
         FlightInfo info = done.getFlightInfo();

@@ -329,7 +329,7 @@ class JdbcMetadataTest {
   /** Reads every batch of a metadata command's answer into {@code rows}; returns the stream's schema. */
   private static Schema stream(FlightTestClient client, FlightInfo flightInfo, List<List<Object>> rows)
       throws Exception {
-    Schema schema = flightInfo.getSchema();
+    Schema schema = flightInfo.getSchemaOptional().orElseThrow();
     for (FlightEndpoint endpoint : flightInfo.getEndpoints()) {
       try (FlightStream stream = client.sql().getStream(endpoint.getTicket(), client.auth())) {
         schema = stream.getSchema();

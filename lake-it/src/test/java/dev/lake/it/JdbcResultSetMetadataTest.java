@@ -72,7 +72,8 @@ class JdbcResultSetMetadataTest {
       }
       try (Connection jdbc = DriverManager.getConnection(server.jdbcUrl());
           PreparedStatement statement = jdbc.prepareStatement(SQL)) {
-        List<Boolean> nullable = client.sql().execute(SQL, client.auth()).getSchema().getFields().stream()
+        List<Boolean> nullable = client.sql().execute(SQL, client.auth()).getSchemaOptional().orElseThrow()
+            .getFields().stream()
             .map(org.apache.arrow.vector.types.pojo.Field::isNullable).toList();
         assertThat(describe(statement.getMetaData(), nullable)).as("before execution")
             .containsExactlyElementsOf(EXPECTED);

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -178,7 +177,9 @@ class MaintenanceCommitTest {
   @SafeVarargs
   private static List<Long> concat(List<Long>... lists) {
     List<Long> out = new ArrayList<>();
-    Stream.of(lists).forEach(out::addAll);
+    for (List<Long> list : lists) {
+      out.addAll(list);
+    }
     return out;
   }
 }

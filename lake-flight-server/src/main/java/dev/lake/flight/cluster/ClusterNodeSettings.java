@@ -1,6 +1,6 @@
 package dev.lake.flight.cluster;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import dev.lake.metasrv.LeaseSettings;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -76,10 +76,10 @@ public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optiona
       }
     });
     LeaseSettings lease = new LeaseSettings(
-        ConfigLoader.duration("lease.duration", v.get("lease.duration")),
-        ConfigLoader.duration("lease.safety-margin", v.get("lease.safety-margin")),
-        ConfigLoader.duration("lease.campaign-timeout", v.get("lease.campaign-timeout")),
-        ConfigLoader.duration("lease.renew-interval", v.get("lease.renew-interval")));
+        ConfigValues.duration("lease.duration", v.get("lease.duration")),
+        ConfigValues.duration("lease.safety-margin", v.get("lease.safety-margin")),
+        ConfigValues.duration("lease.campaign-timeout", v.get("lease.campaign-timeout")),
+        ConfigValues.duration("lease.renew-interval", v.get("lease.renew-interval")));
     int port;
     try {
       port = Integer.parseInt(v.get("server.internal-port").strip());
@@ -89,8 +89,8 @@ public record ClusterNodeSettings(LeaseSettings lease, int internalPort, Optiona
     }
     return new ClusterNodeSettings(lease, port, text(v, "node.internal-address"), text(v, "node.advertised-address"),
         v.get("forwarding.deadline") == null || v.get("forwarding.deadline").isBlank() ? defaultDeadline(lease)
-            : ConfigLoader.duration("forwarding.deadline", v.get("forwarding.deadline")),
-        ConfigLoader.bytes("forwarding.retry-buffer", v.get("forwarding.retry-buffer")));
+            : ConfigValues.duration("forwarding.deadline", v.get("forwarding.deadline")),
+        ConfigValues.bytes("forwarding.retry-buffer", v.get("forwarding.retry-buffer")));
   }
 
   /**

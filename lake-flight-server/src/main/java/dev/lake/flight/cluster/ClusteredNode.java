@@ -65,7 +65,7 @@ final class ClusteredNode implements ClusterNode {
             new InternalEndpoint(users, ingest, actions, allocator))
         .headerAuthenticator(new InternalAuthenticator(tokens))
         .middleware(InternalCallBinding.KEY, new InternalCallBinding.Factory(tokens));
-    transport.configure(builder, dev.lake.flight.GrpcHooks.consumer());
+    transport.configure(builder, dev.lake.flight.grpc.GrpcHooks.consumer());
     internal = builder.build();
   }
 

@@ -2,7 +2,7 @@ package dev.lake.flight.cluster;
 
 import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
-import dev.lake.flight.StatusMapper;
+import dev.lake.flight.grpc.StatusMapper;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

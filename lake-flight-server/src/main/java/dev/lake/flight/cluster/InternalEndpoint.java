@@ -4,7 +4,7 @@ import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.lake.flight.StatusMapper;
+import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.flight.auth.Identity;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.lake.flight.auth.PasswordHasher;
+import dev.lake.flight.values.ConfigValues;
 import dev.lake.flight.auth.Role;
 import dev.lake.flight.auth.User;
 import dev.lake.flight.cluster.ClusterNodeSettings;
@@ -187,45 +188,14 @@ public final class ConfigLoader {
         : settings.withRefreshInterval(duration("catalog.refresh-interval", interval));
   }
 
-  /** Parses {@code 500ms}, {@code 30s}, {@code 15m}, {@code 12h}, {@code 7d} or an ISO-8601 duration. */
+  /** Parses a duration: {@link ConfigValues#duration}. */
   public static Duration duration(String key, String text) {
-    String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (t.startsWith("p")) {
-        return Duration.parse(t.toUpperCase(Locale.ROOT));
-      }
-      if (t.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-      }
-      long n = Long.parseLong(t.substring(0, t.length() - 1));
-      return switch (t.charAt(t.length() - 1)) {
-        case 's' -> Duration.ofSeconds(n);
-        case 'm' -> Duration.ofMinutes(n);
-        case 'h' -> Duration.ofHours(n);
-        case 'd' -> Duration.ofDays(n);
-        default -> throw new NumberFormatException();
-      };
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(key + " = '" + text + "' is not a duration (e.g. 500ms, 30s, 15m, 12h)");
-    }
+    return ConfigValues.duration(key, text);
   }
 
-  /** Parses {@code 1048576}, {@code 64KB}, {@code 512MB}, {@code 2GB} (binary multiples). */
+  /** Parses a size: {@link ConfigValues#bytes}. */
   public static long bytes(String key, String text) {
-    String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
-    long unit = 1;
-    for (String[] suffix : new String[][] {{"KB", "1024"}, {"MB", "1048576"}, {"GB", "1073741824"}}) {
-      if (t.endsWith(suffix[0])) {
-        unit = Long.parseLong(suffix[1]);
-        t = t.substring(0, t.length() - 2).trim();
-        break;
-      }
-    }
-    try {
-      return Math.multiplyExact(Long.parseLong(t), unit);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(key + " = '" + text + "' is not a size (e.g. 64MB, 1GB)");
-    }
+    return ConfigValues.bytes(key, text);
   }
 
   /** A size ({@link #bytes}) or a share of the JVM's maximum heap such as {@code 25%}. */
@@ -274,7 +244,7 @@ public final class ConfigLoader {
   private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
     if (node.isObject()) {
       ObjectNode obj = (ObjectNode) node;
-      obj.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+      obj.properties().forEach(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
           e.getValue(), out));
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {

@@ -1,12 +1,15 @@
 package dev.lake.flight.demo;
 
-import dev.lake.flight.LakeServer;
 import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteResult;
+import dev.lake.registry.MetaStore;
 import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +24,15 @@ public final class DemoDataset {
   private static final int BATCH_ROWS = 16_384;
   private final double scale;
 
+  /** The node the tables are loaded into (the server implements it; this package does not import the server). */
+  public interface Target {
+    boolean isLeader();
+
+    MetaStore metaStore();
+
+    WriteResult ingest(IngestRequest request, Function<BufferAllocator, ArrowReader> source);
+  }
+
   public DemoDataset(double scale) {
     if (!(scale > 0 && scale <= 1)) {
       throw new IllegalArgumentException("the demo scale factor must be in (0, 1], got " + scale);
@@ -29,7 +41,7 @@ public final class DemoDataset {
   }
 
   /** Creates every TPC-H table {@code server} does not have; the tables created (empty when all were there). */
-  public List<String> loadMissing(LakeServer server) {
+  public List<String> loadMissing(Target server) {
     if (!server.isLeader()) {
       LOG.warn("demo dataset skipped: this node is not the leader and cannot write");
       return List.of();

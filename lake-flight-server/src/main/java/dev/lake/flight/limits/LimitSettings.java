@@ -1,6 +1,6 @@
 package dev.lake.flight.limits;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -56,10 +56,10 @@ public record LimitSettings(Duration timeout, int maxConcurrent, int maxQueued, 
         v.put(k, value);
       }
     });
-    return new LimitSettings(ConfigLoader.duration("query.timeout", v.get("query.timeout")),
+    return new LimitSettings(ConfigValues.duration("query.timeout", v.get("query.timeout")),
         integer("query.max-concurrent", v.get("query.max-concurrent")),
         integer("query.max-queued", v.get("query.max-queued")),
-        ConfigLoader.duration("ingest.idle-timeout", v.get("ingest.idle-timeout")));
+        ConfigValues.duration("ingest.idle-timeout", v.get("ingest.idle-timeout")));
   }
 
   private static int integer(String key, String text) {

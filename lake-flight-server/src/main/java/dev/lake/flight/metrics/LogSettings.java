@@ -1,6 +1,6 @@
 package dev.lake.flight.metrics;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -52,6 +52,6 @@ public record LogSettings(String format, Optional<Duration> slowQueryThreshold) 
     String threshold = v.get("log.slow-query-threshold").strip();
     return new LogSettings(v.get("log.format").strip().toLowerCase(Locale.ROOT),
         threshold.equalsIgnoreCase("off") ? Optional.empty()
-            : Optional.of(ConfigLoader.duration("log.slow-query-threshold", threshold)));
+            : Optional.of(ConfigValues.duration("log.slow-query-threshold", threshold)));
   }
 }

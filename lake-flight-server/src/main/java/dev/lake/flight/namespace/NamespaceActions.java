@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.flight.auth.Identity;
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import dev.lake.registry.SnapshotPin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -102,7 +102,7 @@ public final class NamespaceActions {
     }
     Duration ttl;
     try {
-      ttl = ConfigLoader.duration("ttl", text(request, "ttl"));
+      ttl = ConfigValues.duration("ttl", text(request, "ttl"));
     } catch (IllegalArgumentException e) {
       throw NamespaceException.invalid("\"ttl\" is not a duration (e.g. 30m, 2h): " + e.getMessage());
     }

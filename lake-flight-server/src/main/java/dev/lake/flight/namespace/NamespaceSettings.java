@@ -1,6 +1,6 @@
 package dev.lake.flight.namespace;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -65,9 +65,9 @@ public record NamespaceSettings(boolean enabled, String host, int port, Duration
     });
     return new NamespaceSettings(bool("namespace.enabled", v.get("namespace.enabled")),
         v.get("namespace.host").strip(), integer("namespace.port", v.get("namespace.port")),
-        ConfigLoader.duration("namespace.credential-lifetime", v.get("namespace.credential-lifetime")),
+        ConfigValues.duration("namespace.credential-lifetime", v.get("namespace.credential-lifetime")),
         integer("namespace.max-pins", v.get("namespace.max-pins")),
-        ConfigLoader.duration("namespace.max-pin-ttl", v.get("namespace.max-pin-ttl")));
+        ConfigValues.duration("namespace.max-pin-ttl", v.get("namespace.max-pin-ttl")));
   }
 
   private static void positive(String key, Duration d) {

@@ -1,6 +1,6 @@
 package dev.lake.flight.security;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -103,17 +103,17 @@ public record GuardSettings(int maxHeaderListSize, int maxInboundMessageSize, in
     });
     return new GuardSettings(size("server.max-header-list-size", v), size("server.max-inbound-message-size", v),
         integer("auth.login-free-failures", v),
-        ConfigLoader.duration("auth.login-failure-delay", v.get("auth.login-failure-delay")),
-        ConfigLoader.duration("auth.login-failure-max-delay", v.get("auth.login-failure-max-delay")),
+        ConfigValues.duration("auth.login-failure-delay", v.get("auth.login-failure-delay")),
+        ConfigValues.duration("auth.login-failure-max-delay", v.get("auth.login-failure-max-delay")),
         integer("auth.max-concurrent-logins", v), integer("auth.max-queued-logins", v),
         integer("query.max-concurrent-per-user", v),
-        ConfigLoader.duration("query.write-stall-timeout", v.get("query.write-stall-timeout")),
-        ConfigLoader.bytes("results.max-bytes", v.get("results.max-bytes")),
-        ConfigLoader.bytes("results.max-bytes-per-user", v.get("results.max-bytes-per-user")));
+        ConfigValues.duration("query.write-stall-timeout", v.get("query.write-stall-timeout")),
+        ConfigValues.bytes("results.max-bytes", v.get("results.max-bytes")),
+        ConfigValues.bytes("results.max-bytes-per-user", v.get("results.max-bytes-per-user")));
   }
 
   private static int size(String key, Map<String, String> values) {
-    long bytes = ConfigLoader.bytes(key, values.get(key));
+    long bytes = ConfigValues.bytes(key, values.get(key));
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(key + " = '" + values.get(key) + "' is larger than 2GB");
     }

@@ -1,6 +1,6 @@
 package dev.lake.flight.spool;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -58,9 +58,9 @@ public record ResultSettings(String prefix, Duration lifetime, Duration sweepInt
     if (prefix == null) {
       prefix = strip(dataRoot) + "/" + DEFAULT_DIRECTORY;
     }
-    return new ResultSettings(prefix, ConfigLoader.duration("results.lifetime", v.get("results.lifetime")),
-        ConfigLoader.duration("results.sweep-interval", v.get("results.sweep-interval")),
-        ConfigLoader.bytes("results.part-size", v.get("results.part-size")));
+    return new ResultSettings(prefix, ConfigValues.duration("results.lifetime", v.get("results.lifetime")),
+        ConfigValues.duration("results.sweep-interval", v.get("results.sweep-interval")),
+        ConfigValues.bytes("results.part-size", v.get("results.part-size")));
   }
 
   private static void positive(String key, Duration d) {

@@ -1,6 +1,6 @@
 package dev.lake.flight.streams;
 
-import dev.lake.flight.config.ConfigLoader;
+import dev.lake.flight.values.ConfigValues;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ public record StreamSettings(Duration firstMessageTimeout, int maxStreamsPerUser
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("ingest.max-streams-per-user = '" + max + "' is not an integer");
     }
-    return new StreamSettings(ConfigLoader.duration("ingest.first-message-timeout",
+    return new StreamSettings(ConfigValues.duration("ingest.first-message-timeout",
         v.get("ingest.first-message-timeout")), maxStreams);
   }
 }

@@ -38,6 +38,7 @@ class DynamoDbStartupCheckTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked") // the SDK's Consumer<Builder>... parameters are not @SafeVarargs
   void aTableWithAnotherKeySchemaIsRefused() {
     String table = "other-" + UUID.randomUUID();
     try (DynamoDbClient client = dynamoDb.newClient()) {

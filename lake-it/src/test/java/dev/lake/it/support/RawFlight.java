@@ -2,7 +2,7 @@ package dev.lake.it.support;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
-import dev.lake.flight.StatusMapper;
+import dev.lake.flight.grpc.StatusMapper;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
@@ -187,7 +187,7 @@ public final class RawFlight implements AutoCloseable {
 
   /** A dictionary batch message for dictionary {@code id} with {@code root}'s one column as its values. */
   public static Flight.FlightData dictionary(long id, VectorSchemaRoot values) {
-    try (ArrowDictionaryBatch batch = new ArrowDictionaryBatch(id, new VectorUnloader(values).getRecordBatch())) {
+    try (ArrowDictionaryBatch batch = new ArrowDictionaryBatch(id, new VectorUnloader(values).getRecordBatch(), false)) {
       ArrowRecordBatch data = batch.getDictionary();
       ByteBuffer header = MessageSerializer.serializeMetadata(batch, IpcOption.DEFAULT);
       return Flight.FlightData.newBuilder().setDataHeader(ByteString.copyFrom(header))

@@ -312,7 +312,7 @@ public final class ExactRuntime extends RexShuttle {
       for (int i = 0; i < tuple.size(); i++) {
         RexLiteral literal = tuple.get(i);
         row.add(fine(fields.get(i).getType())
-            ? (RexLiteral) rexBuilder.makeLiteral(units(literal), unitRow.getFieldList().get(i).getType())
+            ? rexBuilder.makeLiteral(units(literal), unitRow.getFieldList().get(i).getType())
             : literal);
       }
       tuples.add(row);

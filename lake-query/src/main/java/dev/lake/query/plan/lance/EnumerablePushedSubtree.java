@@ -84,6 +84,7 @@ public final class EnumerablePushedSubtree extends SingleRel implements Enumerab
     fallbackBody.add(Expressions.return_(null, fallbackRows.rows()));
     Expression call = implementor.stash(new LanceSqlCall(statement.table().reference().key(), statement.sql(),
         columnTypes(), shape, statement.engine()), LanceSqlCall.class);
+    @SuppressWarnings("unchecked") // linq4j takes a Class<F>; the literal Function0.class is the raw type
     Expression lazyFallback = Expressions.lambda(Function0.class, fallbackBody.toBlock());
     BlockBuilder body = new BlockBuilder();
     body.add(Expressions.return_(null, Expressions.call(call, "rows", DataContext.ROOT, lazyFallback)));

@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -65,7 +66,7 @@ public final class LanceSqlGenerator extends RelToSqlConverter {
     for (int column : scan.projects()) {
       columns.add(rexBuilder.makeInputRef(rel, column));
     }
-    rel = LogicalProject.create(rel, List.of(), columns, scan.getRowType());
+    rel = LogicalProject.create(rel, List.of(), columns, scan.getRowType(), Set.of());
     if (scan.limit().isPresent()) {
       rel = LogicalSort.create(rel, RelCollations.EMPTY, null,
           rexBuilder.makeExactLiteral(BigDecimal.valueOf(scan.limit().get())));

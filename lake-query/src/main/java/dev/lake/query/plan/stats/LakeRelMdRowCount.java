@@ -9,6 +9,7 @@ import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -44,7 +45,7 @@ public final class LakeRelMdRowCount extends RelMdRowCount {
       return fallback;
     }
     double matched = left * right / Math.max(1, Math.max(leftDistinct, rightDistinct));
-    RexNode residual = info.getRemaining(join.getCluster().getRexBuilder());
+    RexNode residual = RexUtil.composeConjunction(join.getCluster().getRexBuilder(), info.nonEquiConditions);
     if (!residual.isAlwaysTrue()) {
       matched *= RelMdUtil.guessSelectivity(residual);
     }

@@ -83,7 +83,7 @@ final class ProbeJoins {
         probeShapes.size(), counted != null), null));
     List<Col> shapes = new ArrayList<>(probeLeft ? probeShapes : buildShapes);
     shapes.addAll(probeLeft ? buildShapes : probeShapes);
-    RexNode remaining = info.getRemaining(rexBuilder);
+    RexNode remaining = RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions);
     if (!remaining.isAlwaysTrue()) {
       ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
       List<Expr> conjuncts = new ArrayList<>();

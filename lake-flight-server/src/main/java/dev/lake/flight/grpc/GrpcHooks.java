@@ -1,4 +1,4 @@
-package dev.lake.flight;
+package dev.lake.flight.grpc;
 
 import dev.lake.flight.streams.DoPutGuard;
 import dev.lake.flight.streams.FlightServiceGuard;

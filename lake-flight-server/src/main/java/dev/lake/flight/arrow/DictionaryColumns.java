@@ -1,4 +1,4 @@
-package dev.lake.flight;
+package dev.lake.flight.arrow;
 
 import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;

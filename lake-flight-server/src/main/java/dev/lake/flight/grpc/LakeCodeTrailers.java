@@ -1,4 +1,4 @@
-package dev.lake.flight;
+package dev.lake.flight.grpc;
 
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.Metadata;

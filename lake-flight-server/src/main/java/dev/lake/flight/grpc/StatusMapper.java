@@ -1,4 +1,4 @@
-package dev.lake.flight;
+package dev.lake.flight.grpc;
 
 import dev.lake.registry.error.CodedFailure;
 import dev.lake.registry.error.ErrorCode;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StatusMapper {
   public static final String CODE_KEY = "lake-code";
-  static final Metadata.Key<String> CODE = Metadata.Key.of(CODE_KEY, Metadata.ASCII_STRING_MARSHALLER);
+  public static final Metadata.Key<String> CODE = Metadata.Key.of(CODE_KEY, Metadata.ASCII_STRING_MARSHALLER);
   private static final Logger LOG = LoggerFactory.getLogger(StatusMapper.class);
   static final int MAX_MESSAGE = 2000;
 
@@ -80,7 +80,7 @@ public final class StatusMapper {
   }
 
   /** The gRPC code of {@link #errorCode}, or null for INTERNAL (a bug). */
-  static Status.Code codeOf(Throwable e) {
+  public static Status.Code codeOf(Throwable e) {
     ErrorCode code = errorCode(e);
     return code == ErrorCode.INTERNAL ? null : Status.Code.valueOf(code.name());
   }
@@ -110,7 +110,7 @@ public final class StatusMapper {
     return m == null || m.isBlank() ? "the request failed" : m;
   }
 
-  static String truncate(String m) {
+  public static String truncate(String m) {
     return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE) + "... (truncated)";
   }
 
@@ -118,12 +118,12 @@ public final class StatusMapper {
   private static final Pattern TYPE_NAME = Pattern.compile("\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b:?\\s*");
 
   /** {@code message} without Java exception type names (a cause's message quoted in a client message). */
-  static String withoutTypeNames(String message) {
+  public static String withoutTypeNames(String message) {
     return TYPE_NAME.matcher(CLASS_NAME.matcher(message).replaceAll("")).replaceAll("");
   }
 
   /** The last line of defence: a message without server paths, storage URIs, class names or stack frames. */
-  static String clean(String message) {
+  public static String clean(String message) {
     String m = FRAME.matcher(message).replaceAll("");
     m = URI.matcher(m).replaceAll("<storage>");
     m = PATH.matcher(m).replaceAll("<path>");

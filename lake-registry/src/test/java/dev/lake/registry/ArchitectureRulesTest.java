@@ -1,0 +1,38 @@
+package dev.lake.registry;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.ArchConfiguration;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** docs/architecture.md, "Modules and what they may import", for lake-registry (main classes). */
+class ArchitectureRulesTest {
+  static {
+    // Rules name the classes depended on; loading them (and theirs) from the class path would only cost time.
+    ArchConfiguration.get().setResolveMissingDependenciesFromClassPath(false);
+  }
+
+  private static final JavaClasses CLASSES = new ClassFileImporter().importPath(Path.of("target", "classes"));
+
+  @Test
+  void architectureRulesHold() {
+    CompositeArchRule
+        .of(noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.lake.engine..", "dev.lake.metasrv..",
+            "dev.lake.query..", "dev.lake.flight..", "dev.lake.it..", "dev.lake.spark..")
+            .because("lake-registry imports no lake module"))
+        .and(slices().matching("dev.lake.(**)").should().beFreeOfCycles()
+            .because("every package of lake-registry (the root one included) is a slice, and they form no cycle"))
+        .and(noClasses().that().resideInAPackage("dev.lake.registry.rocksdb..")
+            .should().dependOnClassesThat().resideInAPackage("dev.lake.registry.dynamodb..")
+            .because("the two MetaStore backends stand alone"))
+        .and(noClasses().that().resideInAPackage("dev.lake.registry.dynamodb..")
+            .should().dependOnClassesThat().resideInAPackage("dev.lake.registry.rocksdb..")
+            .because("the two MetaStore backends stand alone"))
+        .check(CLASSES);
+  }
+}
