@@ -439,7 +439,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   private Runnable readOnly(String sql) {
     return () -> {
       query.prepare(sql);
-      throw new dev.lake.query.QueryRejectedException("queries return rows; lake's SQL surface is read-only. "
+      throw new dev.lake.query.model.QueryRejectedException("queries return rows; lake's SQL surface is read-only. "
           + "Write with bulk ingest (CommandStatementIngest) and admin actions");
     };
   }

@@ -116,7 +116,7 @@ final class StatementStreams {
   static ResultSpool.QueryRunner spoolRunner(QueryService query, QueryEvents events) {
     return new ResultSpool.QueryRunner() {
       @Override
-      public ArrowReader execute(String sql, java.util.Map<String, dev.lake.query.TablePin> pins,
+      public ArrowReader execute(String sql, java.util.Map<String, dev.lake.query.model.TablePin> pins,
           java.util.List<Object> parameters, BufferAllocator allocator, QueryGuard guard) {
         return query.execute(sql, pins, parameters, allocator, guard);
       }

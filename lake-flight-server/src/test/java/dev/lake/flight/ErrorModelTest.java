@@ -25,9 +25,9 @@ import dev.lake.flight.ticket.InvalidTicketException;
 import dev.lake.metasrv.NotLeaderException;
 import dev.lake.metasrv.SchemaMismatchException;
 import dev.lake.metasrv.WriteConflictException;
-import dev.lake.query.QueryDataException;
-import dev.lake.query.QueryExecutionException;
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryDataException;
+import dev.lake.query.model.QueryExecutionException;
+import dev.lake.query.model.QueryRejectedException;
 import dev.lake.registry.CommitStateUnknownException;
 import dev.lake.registry.DuplicateIdempotencyKeyException;
 import dev.lake.registry.IdempotencyRecord;
@@ -115,7 +115,7 @@ class ErrorModelTest {
         ErrorCode.INVALID_ARGUMENT);
     t.put(new QueryExecutionException("the statement failed on its data: looks like data", null),
         ErrorCode.INTERNAL);
-    t.put(new dev.lake.query.InexactResultException("numeric overflow"), ErrorCode.INVALID_ARGUMENT);
+    t.put(new dev.lake.query.model.InexactResultException("numeric overflow"), ErrorCode.INVALID_ARGUMENT);
     t.put(new dev.lake.query.guard.QueryMemoryException("over the budget"), ErrorCode.RESOURCE_EXHAUSTED);
     t.put(new dev.lake.query.guard.QueryStoppedException(ErrorCode.DEADLINE_EXCEEDED, "timed out"),
         ErrorCode.DEADLINE_EXCEEDED);

@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import dev.lake.query.plan.types.ArrowTypeMapping;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.plan.StatementPlanner;

@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import dev.lake.query.plan.lance.LanceTable;
 import dev.lake.query.plan.TableResolver;
 import dev.lake.registry.TableRegistration;

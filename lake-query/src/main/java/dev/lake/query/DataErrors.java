@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.model.QueryDataException;
 import dev.lake.query.sql.Echo;
 import java.util.Locale;
 import java.util.Map;

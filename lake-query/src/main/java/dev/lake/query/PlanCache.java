@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.List;

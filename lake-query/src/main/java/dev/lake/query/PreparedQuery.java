@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -11,7 +12,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * @param resultSchema the Arrow schema of its result batches (exactly what {@code execute} streams)
  * @param parameterSchema one field per {@code ?} parameter, in order (empty when there are none)
  * @param pins the registrations the table references resolved to when this was prepared, by
- *     {@link TableReference#key()} ({@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z}): one statement may read
+ *     {@link dev.lake.query.model.TableReference#key()} ({@code t}, {@code t@v42}, {@code t@2026-01-01T00:00:00Z}): one statement may read
  *     a table at several versions, each its own entry
  */
 public record PreparedQuery(String sql, Schema resultSchema, Schema parameterSchema, Map<String, TablePin> pins) {

@@ -1,5 +1,10 @@
 package dev.lake.query;
 
+import dev.lake.query.model.PushdownStats;
+import dev.lake.query.model.QueryDataException;
+import dev.lake.query.model.QueryExecutionException;
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import dev.lake.query.vector.VectorExecutor;
 import dev.lake.query.vector.VectorRuntime;
 import dev.lake.engine.DatasetNotFoundException;
@@ -55,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * statement may read a table at several versions.
  *
  * <p>Errors: a syntax or validation error, a disallowed statement, nesting too deep or a parameter that does not fit
- * is a {@link QueryRejectedException}; an unknown table, a version never registered or no longer retained (or a
+ * is a {@link dev.lake.query.model.QueryRejectedException}; an unknown table, a version never registered or no longer retained (or a
  * pinned version that is gone) a {@link TableNotFoundException}; registry failures ({@link RegistryException}, e.g.
  * unavailable — never reported as an unknown table) and storage failures ({@link EngineException}) pass through;
  * anything else that goes wrong while planning or running is a {@link QueryExecutionException}. No {@link Error}

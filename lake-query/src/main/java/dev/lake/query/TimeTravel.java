@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import dev.lake.registry.TableNotFoundException;
 import dev.lake.registry.TableRegistration;
 import dev.lake.registry.VersionRecord;

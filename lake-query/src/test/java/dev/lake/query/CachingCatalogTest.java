@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
 import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

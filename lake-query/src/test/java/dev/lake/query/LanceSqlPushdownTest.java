@@ -1,5 +1,7 @@
 package dev.lake.query;
 
+import dev.lake.query.model.PushdownStats;
+import dev.lake.query.model.QueryDataException;
 import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,9 @@
 package dev.lake.query;
 
+import dev.lake.query.model.InexactResultException;
+import dev.lake.query.model.QueryDataException;
+import dev.lake.query.model.QueryRejectedException;
+import dev.lake.query.model.TablePin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

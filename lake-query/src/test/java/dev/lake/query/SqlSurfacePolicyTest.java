@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.model.QueryRejectedException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.lake.query;
 
+import dev.lake.query.model.TablePin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

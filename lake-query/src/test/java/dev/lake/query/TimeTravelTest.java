@@ -1,5 +1,8 @@
 package dev.lake.query;
 
+import dev.lake.query.model.QueryRejectedException;
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import static dev.lake.query.Rows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

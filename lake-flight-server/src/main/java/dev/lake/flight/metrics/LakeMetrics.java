@@ -1,7 +1,7 @@
 package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
-import dev.lake.query.PushdownStats;
+import dev.lake.query.model.PushdownStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

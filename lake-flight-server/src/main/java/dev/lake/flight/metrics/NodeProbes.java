@@ -1,7 +1,7 @@
 package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
-import dev.lake.query.PushdownStats;
+import dev.lake.query.model.PushdownStats;
 import dev.lake.query.vector.ColumnCache;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;

@@ -6,7 +6,7 @@ import dev.lake.flight.limits.QueryLimits;
 import dev.lake.flight.limits.UserLimits;
 import dev.lake.flight.storage.S3Settings;
 import dev.lake.flight.ticket.SpoolTokens;
-import dev.lake.query.TablePin;
+import dev.lake.query.model.TablePin;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

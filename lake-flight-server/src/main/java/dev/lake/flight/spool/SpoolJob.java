@@ -42,7 +42,7 @@ final class SpoolJob implements Runnable {
   static final String CANCEL = "cancel";
 
   /** What the job runs. */
-  record Work(String sql, java.util.Map<String, dev.lake.query.TablePin> pins, List<Object> parameters) {}
+  record Work(String sql, java.util.Map<String, dev.lake.query.model.TablePin> pins, List<Object> parameters) {}
 
   private final Work work;
   private final SpoolStore store;

@@ -1,6 +1,6 @@
 package dev.lake.flight.ticket;
 
-import dev.lake.query.TablePin;
+import dev.lake.query.model.TablePin;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lake.flight.auth.Signer;
-import dev.lake.query.TablePin;
+import dev.lake.query.model.TablePin;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;

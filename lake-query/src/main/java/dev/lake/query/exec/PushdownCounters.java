@@ -1,6 +1,6 @@
 package dev.lake.query.exec;
 
-import dev.lake.query.PushdownStats;
+import dev.lake.query.model.PushdownStats;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Counts pushed-down Lance SQL statements and fallbacks for one query service. Thread-safe. */

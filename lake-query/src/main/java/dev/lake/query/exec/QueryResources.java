@@ -2,7 +2,7 @@ package dev.lake.query.exec;
 
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
-import dev.lake.query.TablePin;
+import dev.lake.query.model.TablePin;
 import dev.lake.query.guard.HeapCharge;
 import dev.lake.query.guard.QueryGuard;
 import java.util.ArrayDeque;

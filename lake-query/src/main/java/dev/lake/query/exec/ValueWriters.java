@@ -93,7 +93,7 @@ final class ValueWriters {
       return (row, value) -> {
         java.math.BigDecimal d = decimal(value, scale);
         if (d.precision() > precision) {
-          throw new dev.lake.query.QueryDataException("numeric overflow: a value needs " + d.precision()
+          throw new dev.lake.query.model.QueryDataException("numeric overflow: a value needs " + d.precision()
               + " digits, more than its result type DECIMAL(" + precision + ", " + scale + ") holds", null);
         }
         v.setSafe(row, d);

@@ -1,7 +1,7 @@
 package dev.lake.query.plan;
 
 import dev.lake.query.plan.lance.LanceTable;
-import dev.lake.query.TableReference;
+import dev.lake.query.model.TableReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

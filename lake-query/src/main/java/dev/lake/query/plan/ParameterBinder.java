@@ -1,6 +1,6 @@
 package dev.lake.query.plan;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import dev.lake.query.sql.Echo;
 import java.math.BigDecimal;
 import java.math.BigInteger;

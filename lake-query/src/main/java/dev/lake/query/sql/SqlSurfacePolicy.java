@@ -1,6 +1,6 @@
 package dev.lake.query.sql;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;

@@ -1,6 +1,6 @@
 package dev.lake.query.sql;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;

@@ -1,7 +1,7 @@
 package dev.lake.query.sql;
 
-import dev.lake.query.QueryRejectedException;
-import dev.lake.query.TableReference;
+import dev.lake.query.model.QueryRejectedException;
+import dev.lake.query.model.TableReference;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

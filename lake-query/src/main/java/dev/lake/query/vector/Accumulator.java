@@ -1,6 +1,6 @@
 package dev.lake.query.vector;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

@@ -75,7 +75,7 @@ final class ResultRows {
       try {
         return value.longValueExact();
       } catch (ArithmeticException e) {
-        throw new dev.lake.query.InexactResultException("BIGINT overflow: " + value.toPlainString() + " is beyond"
+        throw new dev.lake.query.model.InexactResultException("BIGINT overflow: " + value.toPlainString() + " is beyond"
             + " BIGINT's range (a SUM of BIGINT values fails rather than wrap; SUM(CAST(x AS DECIMAL(38, 0))) sums"
             + " exactly)");
       }

@@ -1,6 +1,6 @@
 package dev.lake.query.plan.enumerable;
 
-import dev.lake.query.InexactResultException;
+import dev.lake.query.model.InexactResultException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;

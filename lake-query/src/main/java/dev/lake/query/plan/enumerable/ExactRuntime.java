@@ -1,6 +1,6 @@
 package dev.lake.query.plan.enumerable;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -451,7 +451,7 @@ public final class ExactRuntime extends RexShuttle {
     public long add(long sum, long value) {
       long result = sum + value;
       if (((sum ^ result) & (value ^ result)) < 0) {
-        throw new dev.lake.query.InexactResultException("BIGINT overflow in SUM: the sum is beyond BIGINT's range"
+        throw new dev.lake.query.model.InexactResultException("BIGINT overflow in SUM: the sum is beyond BIGINT's range"
             + " (-9223372036854775808 to 9223372036854775807); SUM(CAST(x AS DECIMAL(38, 0))) sums exactly");
       }
       return result;

@@ -1,8 +1,8 @@
 package dev.lake.query.plan.lance;
 
 import dev.lake.query.plan.types.ArrowTypeMapping;
-import dev.lake.query.TablePin;
-import dev.lake.query.TableReference;
+import dev.lake.query.model.TablePin;
+import dev.lake.query.model.TableReference;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Field;

@@ -1,6 +1,6 @@
 package dev.lake.query.plan.types;
 
-import dev.lake.query.QueryRejectedException;
+import dev.lake.query.model.QueryRejectedException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;

@@ -1,4 +1,5 @@
-package dev.lake.query;
+package dev.lake.query.model;
+
 
 /**
  * Counters of whole-subtree push-down into Lance's SQL engine since the {@link QueryService} was created.

@@ -1,4 +1,4 @@
-package dev.lake.query;
+package dev.lake.query.model;
 
 import dev.lake.registry.error.CodedFailure;
 import dev.lake.registry.error.ErrorCode;
