@@ -335,14 +335,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public SchemaResult getSchemaStatement(FlightSql.CommandStatementQuery command, CallContext context,
       FlightDescriptor descriptor) {
-    return new SchemaResult(query.prepare(command.getQuery()).resultSchema());
+    return new SchemaResult(streams.prepare(command.getQuery(), access.identity(context).user(),
+        UUID.randomUUID().toString()).resultSchema());
   }
 
   @Override
   public SchemaResult getSchemaPreparedStatement(FlightSql.CommandPreparedStatementQuery command,
       CallContext context, FlightDescriptor descriptor) {
     StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
-    return new SchemaResult(query.prepare(handle.sql()).resultSchema());
+    return new SchemaResult(streams.prepare(handle.sql(), access.identity(context).user(),
+        UUID.randomUUID().toString()).resultSchema());
   }
 
   @Override
@@ -382,7 +384,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       } else {
         return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
       }
-      PreparedQuery prepared = query.prepare(statement.sql());
+      PreparedQuery prepared = streams.prepare(statement.sql(), user, UUID.randomUUID().toString());
       return spool.start(user, statement.sql(), statement.parameters(), prepared.pins(), prepared.resultSchema());
     } catch (Throwable t) {
       throw StatusMapper.toStatus(t);
