@@ -14,7 +14,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
-/** Not a test: prints how long IN lists of 100, 1,000 and 10,000 values take (run by hand, -Dtest=InListTimingProbe). */
+/**
+ * Not a test: prints how long IN lists of 100, 1,000 and 10,000 values take to plan and run (by hand:
+ * {@code -Dtest=InListTimingProbe -Dcap=90}, the seconds after which a size is abandoned).
+ */
 class InListTimingProbe extends LakeTestSupport {
   private static final Schema T = new Schema(List.of(Field.nullable("x", new ArrowType.Int(64, true))));
 

@@ -155,7 +155,8 @@ public final class StatementPlanner {
 
   /**
    * {@link #validate(SqlNode)} for work {@code stop} may end: validation and conversion poll it for every call
-   * ({@link dev.lake.query.guard.GuardedValidation}) and unwind with its {@link dev.lake.query.guard.QueryStoppedException}.
+   * ({@link dev.lake.query.guard.GuardedValidation}) and unwind with its
+   * {@link dev.lake.query.guard.QueryStoppedException}.
    */
   public ValidatedStatement validate(SqlNode statement, QueryGuard stop) {
     boolean explain = statement.getKind() == SqlKind.EXPLAIN;
