@@ -331,14 +331,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
   @Override
   public SchemaResult getSchemaStatement(FlightSql.CommandStatementQuery command, CallContext context,
       FlightDescriptor descriptor) {
-    return new SchemaResult(query.prepare(command.getQuery()).resultSchema());
+    return new SchemaResult(streams.prepare(command.getQuery(), access.identity(context).user(),
+        UUID.randomUUID().toString()).resultSchema());
   }
 
   @Override
   public SchemaResult getSchemaPreparedStatement(FlightSql.CommandPreparedStatementQuery command,
       CallContext context, FlightDescriptor descriptor) {
     StatementHandle handle = tickets.decodeHandle(command.getPreparedStatementHandle().toByteArray());
-    return new SchemaResult(query.prepare(handle.sql()).resultSchema());
+    return new SchemaResult(streams.prepare(handle.sql(), access.identity(context).user(),
+        UUID.randomUUID().toString()).resultSchema());
   }
 
   @Override

@@ -49,13 +49,21 @@ final class StatementStreams {
    */
   PreparedQuery prepare(String sql, String user, String queryId) {
     long start = events.start();
+    // Planning without executing is bounded like an execution: the statement limits (checked while parsing) and
+    // query.planning-timeout, at which validation stops where it polls the guard (docs/api.md, "Limits").
+    QueryGuard guard = new QueryGuard();
+    java.util.concurrent.ScheduledFuture<?> deadline = limits.planningDeadline(() -> guard.stop(
+        ErrorCode.DEADLINE_EXCEEDED, "planning the statement took longer than query.planning-timeout ("
+            + limits.planningTimeoutText() + ") and was stopped; simplify the statement"));
     try (MDC.MDCCloseable id = MDC.putCloseable(QUERY_ID, queryId)) {
-      return query.prepare(sql, allocator);
+      return query.prepare(sql, allocator, guard);
     } catch (Throwable t) {
       RuntimeException status = StatusMapper.toStatus(t);
       events.queryFinished(new QueryRecord(queryId, user, sql, StatusMapper.outcome(status), events.since(start), 0,
           0));
       throw status;
+    } finally {
+      deadline.cancel(false);
     }
   }
 

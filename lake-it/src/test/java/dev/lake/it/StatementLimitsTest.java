@@ -56,7 +56,7 @@ class StatementLimitsTest {
       over.put("query.max-expression-depth", "SELECT " + nested("abs(", ")", "id", 500) + " FROM t");
       over.put("query.max-expression-depth (NOT)", "SELECT id FROM t WHERE " + "NOT ".repeat(500) + "id = 1");
       over.put("query.max-statement-length", "SELECT " + joined(" + ", "1", 600_000) + " FROM t");
-      over.put("query.max-in-list", "SELECT id FROM t WHERE id IN (" + joined(", ", "#", 201) + ")");
+      over.put("query.max-in-list", "SELECT id FROM t WHERE id IN (" + joined(", ", "#", 10_001) + ")");
       over.put("query.max-joins", "SELECT t0.id FROM t t0" + joined("", " JOIN t t# ON t#.id = t0.id", 40)
           .replace(" t t0 ON t0.id = t0.id", " t t40 ON t40.id = t0.id"));
       over.put("query.max-set-operations", joined(" UNION ALL ", "SELECT id FROM t", 102));

@@ -48,8 +48,16 @@ final class CachedStatement {
    * @param options whether its plans push single-table subtrees down whole, and into which engine
    */
   static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options) {
+    return validate(sql, resolver, options, new dev.lake.query.guard.QueryGuard());
+  }
+
+  /** {@link #validate(String, TableResolver, QueryOptions)} for work {@code guard} may stop. */
+  static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options,
+      dev.lake.query.guard.QueryGuard guard) {
     StatementPlanner planner = new StatementPlanner(resolver, options.subtreePushDown(), options.executor());
-    ValidatedStatement validated = planner.validate(StatementParser.parse(sql, options.statementLimits()));
+    org.apache.calcite.sql.SqlNode parsed = StatementParser.parse(sql, options.statementLimits());
+    guard.check();
+    ValidatedStatement validated = planner.validate(parsed, guard);
     return new CachedStatement(planner, validated);
   }
 

@@ -11,19 +11,18 @@ import java.util.Objects;
  * @param memoryLimitBytes the most Arrow memory one executing statement may hold on the Java side (its child
  *     allocator); Lance's native working memory is not counted (docs/dependencies.md)
  * @param clock wall time for CURRENT_TIMESTAMP and friends (UTC)
- * @param planCacheSize the most validated statements the plan cache keeps ({@code query.plan-cache-size}, default
- *     1,000; 0 turns the cache off)
+ * @param planCacheSize the most bytes the plan cache's statements are estimated to retain
+ *     ({@code query.plan-cache-size}, default 64 MB; 0 turns the cache off)
  * @param subtreePushDown whether subtrees are pushed down whole — into Lance's SQL engine or lake's vectorized
- * executor,
- *     as {@code executor} says (default true; off is {@code query.executor=calcite}: Calcite computes every operator
- *     over Lance scans — for comparisons and diagnosis)
+ *     executor, as {@code executor} says (default true; off is {@code query.executor=calcite}: Calcite computes every
+ *     operator over Lance scans — for comparisons and diagnosis)
  * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the
  *     planner's rule —, vectorized, lance-sql or calcite; default auto)
  */
-public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize,
+public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize,
     boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
-  public static final int DEFAULT_PLAN_CACHE_SIZE = 1_000;
+  public static final long DEFAULT_PLAN_CACHE_SIZE = 64L << 20;
   private static final int MAX_BATCH_SIZE = 1 << 20;
 
   public QueryOptions {
@@ -43,14 +42,14 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
   }
 
   /** These settings with the default statement limits. */
-  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean subtreePushDown,
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize, boolean subtreePushDown,
       SubtreeExecutor executor) {
     this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
         dev.lake.query.sql.StatementLimits.defaults());
   }
 
   /** These settings with the planner choosing each subtree's engine. */
-  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize, boolean subtreePushDown) {
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize, boolean subtreePushDown) {
     this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, SubtreeExecutor.AUTO);
   }
 
@@ -60,12 +59,12 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
   }
 
   /** These settings with subtree push-down on. */
-  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, int planCacheSize) {
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize) {
     this(batchSize, memoryLimitBytes, clock, planCacheSize, true);
   }
 
   /**
-   * 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, 1,000 cached plans,
+   * 65,536-row batches, no memory limit beyond the caller's allocator, the system clock, a 64 MB plan cache,
    * subtree push-down on.
    */
   public static QueryOptions defaults() {
@@ -77,7 +76,7 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, in
         statementLimits);
   }
 
-  public QueryOptions withPlanCacheSize(int newPlanCacheSize) {
+  public QueryOptions withPlanCacheSize(long newPlanCacheSize) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, subtreePushDown, executor,
         statementLimits);
   }

@@ -120,17 +120,31 @@ public final class QueryService implements AutoCloseable {
    * too large for the query's or the node's memory limit is refused with RESOURCE_EXHAUSTED before it is parsed.
    */
   public PreparedQuery prepare(String sql, BufferAllocator allocator) {
+    return prepare(sql, allocator, new QueryGuard());
+  }
+
+  /**
+   * {@link #prepare(String, BufferAllocator)} for work {@code guard} may stop (the caller's planning deadline):
+   * validation polls it for every call it validates or converts and fails with its
+   * {@link dev.lake.query.guard.QueryStoppedException} once it is stopped.
+   */
+  public PreparedQuery prepare(String sql, BufferAllocator allocator, QueryGuard guard) {
     Objects.requireNonNull(allocator, "allocator");
+    Objects.requireNonNull(guard, "guard");
     try (BufferAllocator planning = allocator.newChildAllocator("query-prepare", 0, options.memoryLimitBytes());
         HeapCharge charge = HeapCharge.of(planning, "parsing and validating this statement",
             HeapCharge.planBytes(sql))) {
-      return validated(sql);
+      return validated(sql, guard);
     } catch (Throwable t) {
       throw failure(t, sql);
     }
   }
 
   private PreparedQuery validated(String sql) {
+    return validated(sql, new QueryGuard());
+  }
+
+  private PreparedQuery validated(String sql, QueryGuard guard) {
     try {
       CatalogTables tables = new CatalogTables(catalog, this::versionSchema);
       Optional<List<TableReference>> references = plans.references(sql);
@@ -142,7 +156,7 @@ public final class QueryService implements AutoCloseable {
       } else {
         plans.missed();
       }
-      CachedStatement statement = CachedStatement.validate(sql, tables, options);
+      CachedStatement statement = CachedStatement.validate(sql, tables, options, guard);
       plans.put(sql, statement);
       return statement.prepared(sql);
     } catch (Throwable t) {
@@ -195,7 +209,7 @@ public final class QueryService implements AutoCloseable {
         tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown, estimates, vectors);
         statement = plans.get(sql, keyed).orElse(null);
         if (statement == null) {
-          statement = CachedStatement.validate(sql, tables, options);
+          statement = CachedStatement.validate(sql, tables, options, guard);
           plans.put(sql, statement);
         } else {
           tables.openAll(statement.validated().tables());
@@ -207,7 +221,7 @@ public final class QueryService implements AutoCloseable {
         if (compiled.isEmpty()) {
           // Another execution is planning with the cached statement: plan a private copy rather than wait.
           plans.busy();
-          statement = CachedStatement.validate(sql, tables, options);
+          statement = CachedStatement.validate(sql, tables, options, guard);
           compiled = statement.tryCompile(bound, guard);
         }
         plan = compiled.orElseThrow();
@@ -243,6 +257,11 @@ public final class QueryService implements AutoCloseable {
   /** Hits and misses of the plan cache. */
   public PlanCacheStats planCacheStats() {
     return plans.stats();
+  }
+
+  /** The bytes the plan cache's statements are estimated to retain now (at most {@code query.plan-cache-size}). */
+  public long planCacheBytes() {
+    return plans.weightedBytes();
   }
 
   /** The stored schema of an older version (time travel may cross a replace that changed it). */

@@ -129,6 +129,55 @@ class PlanCacheTest extends LakeTestSupport {
     assertThat(stats.size()).isEqualTo(1);
   }
 
+  /**
+   * Issue 17: the cache is bounded by the bytes its statements retain, not by their count. 100 distinct statements
+   * of 2,000 literals each fill an 8 MB cache only up to its budget (a count-bounded cache kept all of them: tens of
+   * megabytes of heap), while 200 small statements all fit it.
+   */
+  @Test
+  void planCacheIsBoundedByBytes() {
+    long budget = 8L << 20;
+    QueryService queries = new QueryService(catalog, engine, options().withPlanCacheSize(budget));
+    long heapBefore = usedHeapAfterGc();
+    int large = 100;
+    int weight = 0;
+    for (int k = 0; k < large; k++) {
+      StringBuilder sql = new StringBuilder("SELECT count(*) FROM items WHERE id = ").append(k).append(" OR id IN (");
+      for (int v = 0; v < 2_000; v++) {
+        sql.append(v == 0 ? "" : ", ").append(1_000_000 + v * 3 + k);
+      }
+      String text = sql.append(')').toString();
+      weight = PlanCache.weight(text);
+      queries.prepare(text);
+    }
+    long retained = usedHeapAfterGc() - heapBefore;
+    long entries = queries.planCacheStats().size();
+    System.out.printf("planCacheIsBoundedByBytes: %d statements of %d estimated bytes each; %d cached, estimated %d"
+        + " bytes, heap retained %d bytes (%d per cached statement)%n", large, weight, entries,
+        queries.planCacheBytes(), retained, entries == 0 ? 0 : retained / entries);
+    assertThat(queries.planCacheBytes()).as("estimated bytes of the cached statements").isLessThanOrEqualTo(budget);
+    assertThat(entries).as("cached large statements").isPositive().isLessThanOrEqualTo(budget / weight);
+    // the heap the cache holds stays near its budget (loosely: the estimate is rounded up, GC figures are noisy)
+    assertThat(retained).as("heap retained by the cache").isLessThan(3 * budget);
+    // small statements weigh little: 200 of them fit the same budget
+    QueryService small = new QueryService(catalog, engine, options().withPlanCacheSize(budget));
+    for (int k = 0; k < 200; k++) {
+      small.prepare("SELECT name FROM items WHERE id = " + k);
+    }
+    assertThat(small.planCacheStats().size()).as("cached small statements").isEqualTo(200);
+    assertThat(small.planCacheBytes()).isLessThanOrEqualTo(budget);
+  }
+
+  private static long usedHeapAfterGc() {
+    Runtime runtime = Runtime.getRuntime();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 4; i++) {
+      System.gc();
+      used = Math.min(used, runtime.totalMemory() - runtime.freeMemory());
+    }
+    return used;
+  }
+
   @Test
   void aCacheOfSizeZeroValidatesEveryTime() {
     QueryService queries = new QueryService(catalog, engine, options().withPlanCacheSize(0));

@@ -52,7 +52,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.ticket-lifetime", "15m");
     DEFAULTS.put("query.batch-rows", "65536");
     DEFAULTS.put("query.memory-limit", "1GB");
-    DEFAULTS.put("query.plan-cache-size", "1000");
+    DEFAULTS.put("query.plan-cache-size", "64MB");
     DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("query.column-cache", "25%");
     DEFAULTS.put("query.node-memory-limit", "50%");
@@ -163,7 +163,7 @@ public final class ConfigLoader {
         duration("maintenance.interval", values.get("maintenance.interval")),
         StorageSettings.fromKeys(values),
         catalogSettings(values),
-        integer("query.plan-cache-size", values.get("query.plan-cache-size")),
+        planCacheBytes(values.get("query.plan-cache-size")),
         SubtreeExecutor.parse(values.get("query.executor")),
         heapShareOrBytes("query.column-cache", values.get("query.column-cache")),
         heapShareOrBytes("query.node-memory-limit", values.get("query.node-memory-limit")),
@@ -191,6 +191,22 @@ public final class ConfigLoader {
   /** Parses a duration: {@link ConfigValues#duration}. */
   public static Duration duration(String key, String text) {
     return ConfigValues.duration(key, text);
+  }
+
+  /**
+   * {@code query.plan-cache-size}: a size ({@link #bytes}); 0 turns the cache off. The key once counted statements
+   * ({@code 1000}): a bare number under 1 MB other than 0 is refused as a probable count rather than read as a
+   * cache of a few bytes.
+   */
+  static long planCacheBytes(String text) {
+    long bytes = bytes("query.plan-cache-size", text);
+    boolean unit = text != null && text.trim().toUpperCase(Locale.ROOT).endsWith("B");
+    if (!unit && bytes > 0 && bytes < 1L << 20) {
+      throw new IllegalArgumentException("query.plan-cache-size = '" + text.trim() + "' is read as bytes: the cache "
+          + "is bounded by the bytes its plans retain, not by a count of statements; write a size such as 64MB "
+          + "(or 0 to turn it off)");
+    }
+    return bytes;
   }
 
   /** Parses a size: {@link ConfigValues#bytes}. */

@@ -41,7 +41,8 @@ import java.util.Optional;
  * @param maintenance retention window, drop grace, orphan guard, compaction options
  * @param maintenanceInterval how often retention and garbage collection run in the background
  * @param catalog the catalog cache shield: TTL, staleness bound, negative TTL, refresh interval
- * @param planCacheSize how many validated plans the planning cache keeps (0: none)
+ * @param planCacheSize the bytes the planning cache's validated statements may be estimated to retain
+ *     ({@code query.plan-cache-size}; 0: none)
  * @param queryExecutor which engine runs pushed-down single-table subtrees ({@code query.executor}: auto,
  *     vectorized, lance-sql or calcite)
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
@@ -79,7 +80,7 @@ public record LakeConfig(
     Duration maintenanceInterval,
     StorageSettings storage,
     CatalogSettings catalog,
-    int planCacheSize,
+    long planCacheSize,
     SubtreeExecutor queryExecutor,
     long columnCacheBytes,
     long queryNodeMemoryLimit,

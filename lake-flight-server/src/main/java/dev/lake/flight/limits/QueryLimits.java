@@ -77,6 +77,20 @@ public final class QueryLimits implements AutoCloseable {
     return control;
   }
 
+  /**
+   * Runs {@code onDeadline} once {@code query.planning-timeout} has passed from now, unless the returned handle is
+   * cancelled first: the deadline of a planning request (GetFlightInfo, CreatePreparedStatement, GetSchema,
+   * PollFlightInfo's start), which plans without executing and takes no admission slot.
+   */
+  public java.util.concurrent.ScheduledFuture<?> planningDeadline(Runnable onDeadline) {
+    return watchdogs.schedule(onDeadline, settings.planningTimeout().toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** {@code query.planning-timeout} as the configuration writes it (1m, 2s, 500ms). */
+  public String planningTimeoutText() {
+    return format(settings.planningTimeout());
+  }
+
   public LimitSettings settings() {
     return settings;
   }

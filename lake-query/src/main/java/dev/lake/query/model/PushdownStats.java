@@ -2,7 +2,7 @@ package dev.lake.query.model;
 
 
 /**
- * Counters of whole-subtree push-down into Lance's SQL engine since the {@link QueryService} was created.
+ * Counters of whole-subtree push-down into Lance's SQL engine since the {@link dev.lake.query.QueryService} was created.
  *
  * @param statements Lance SQL statements that ran (each pushed-down subtree of each execution, including whole
  *     statements)

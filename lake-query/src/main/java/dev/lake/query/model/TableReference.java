@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * number ({@code "t@v42"}), or the version that was current at an instant ({@code t FOR SYSTEM_TIME AS OF TIMESTAMP
  * '2026-01-01 00:00:00'}, which the parser rewrites to the reference {@code t@2026-01-01T00:00:00Z}).
  *
- * <p>The {@link #key()} identifies a reference within a statement: it keys {@link PreparedQuery#pins()} and the
- * pins {@link QueryService#execute} takes, so one statement can read the same table at several versions.
+ * <p>The {@link #key()} identifies a reference within a statement: it keys {@link dev.lake.query.PreparedQuery#pins()} and the
+ * pins {@link dev.lake.query.QueryService#execute} takes, so one statement can read the same table at several versions.
  *
  * @param name the lower-case table name
  * @param version the registered version asked for, if any

@@ -62,7 +62,6 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -163,10 +162,19 @@ public final class StatementPlanner {
    * @throws QueryRejectedException when it is not valid SQL over lake's tables
    */
   public ValidatedStatement validate(SqlNode statement) {
+    return validate(statement, new QueryGuard());
+  }
+
+  /**
+   * {@link #validate(SqlNode)} for work {@code stop} may end: validation and conversion poll it for every call
+   * ({@link dev.lake.query.guard.GuardedValidation}) and unwind with its
+   * {@link dev.lake.query.guard.QueryStoppedException}.
+   */
+  public ValidatedStatement validate(SqlNode statement, QueryGuard stop) {
     boolean explain = statement.getKind() == SqlKind.EXPLAIN;
     SqlNode query = explain ? ((SqlExplain) statement).getExplicandum() : statement;
-    SqlValidator validator =
-        SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory, VALIDATOR_CONFIG);
+    SqlValidator validator = dev.lake.query.guard.GuardedValidation.validator(SqlStdOperatorTable.instance(),
+        catalogReader, typeFactory, VALIDATOR_CONFIG, stop);
     SqlNode validated;
     try {
       validated = validator.validate(query);
@@ -175,8 +183,9 @@ public final class StatementPlanner {
     }
     RelDataType parameters = validator.getParameterRowType(validated);
     checkParameterTypes(parameters);
+    stop.check();
     SqlToRelConverter converter = new SqlToRelConverter(NO_VIEWS, validator, catalogReader, cluster,
-        StandardConvertletTable.INSTANCE, CONVERTER_CONFIG);
+        dev.lake.query.guard.GuardedValidation.convertlets(StandardConvertletTable.INSTANCE, stop), CONVERTER_CONFIG);
     RelRoot root = converter.convertQuery(validated, false, true);
     mainSchema.seal();
     return new ValidatedStatement(explain, root, parameters,
@@ -344,7 +353,8 @@ public final class StatementPlanner {
     if (mainSchema.failure().isPresent()) {
       return mainSchema.failure().get();
     }
-    if (e instanceof QueryRejectedException || e instanceof TableNotFoundException) {
+    if (e instanceof QueryRejectedException || e instanceof TableNotFoundException
+        || e instanceof dev.lake.query.guard.QueryStoppedException) {
       return e;
     }
     if (!mainSchema.invalid().isEmpty()) {

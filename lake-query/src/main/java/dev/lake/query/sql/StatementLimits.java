@@ -28,7 +28,7 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put("query.max-statement-length", "1000000");
     keys.put("query.max-expression-depth", "128");
-    keys.put("query.max-in-list", "200");
+    keys.put("query.max-in-list", "10000");
     keys.put("query.max-joins", "32");
     keys.put("query.max-set-operations", "100");
     keys.put("query.max-parameters", "10000");

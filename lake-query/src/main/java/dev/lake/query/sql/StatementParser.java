@@ -70,6 +70,7 @@ public final class StatementParser {
     limits.check(statement);
     try {
       statement = DoubleNegations.remove(statement);
+      statement = InLists.asSets(statement);
       SqlSurfacePolicy.check(statement);
       return SystemTime.rewrite(statement);
     } catch (StackOverflowError e) {
