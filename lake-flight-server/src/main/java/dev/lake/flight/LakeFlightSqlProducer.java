@@ -142,7 +142,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       }
       Any any = parseAny(ticket.getBytes(), "ticket");
       if (any.is(FlightSql.TicketStatementQuery.class)) {
-        getStreamStatement(any.unpack(FlightSql.TicketStatementQuery.class), context, listener);
+        getStreamStatement(unpack(any, FlightSql.TicketStatementQuery.class, "ticket"), context, listener);
       } else if (metadata.handles(any)) {
         metadata.stream(any, allocator, listener);
       } else {
@@ -367,13 +367,13 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       Any command = command(descriptor);
       StatementHandle statement;
       if (command.is(FlightSql.CommandStatementQuery.class)) {
-        FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
+        FlightSql.CommandStatementQuery q = unpack(command, FlightSql.CommandStatementQuery.class, "command");
         if (q.hasTransactionId()) {
           throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
         }
         statement = new StatementHandle(q.getQuery(), List.of());
       } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
-        statement = tickets.decodeHandle(command.unpack(FlightSql.CommandPreparedStatementQuery.class)
+        statement = tickets.decodeHandle(unpack(command, FlightSql.CommandPreparedStatementQuery.class, "command")
             .getPreparedStatementHandle().toByteArray());
         if (!statement.moreRows().isEmpty()) {
           throw new IllegalArgumentException("PollFlightInfo runs a prepared statement with one parameter row; this"
@@ -413,7 +413,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
         Any any = parseAny(endpoint.getTicket().getBytes(), "ticket");
         if (any.is(FlightSql.TicketStatementQuery.class)) {
           QueryTicket ticket = tickets.decodeForCancel(
-              any.unpack(FlightSql.TicketStatementQuery.class).getStatementHandle().toByteArray(), user);
+              unpack(any, FlightSql.TicketStatementQuery.class, "ticket").getStatementHandle().toByteArray(), user);
           limits.running().cancel(ticket.queryId(), ticket.expiresAt());
           queries = true;
         } else if (!metadata.handles(any)) {
@@ -526,6 +526,16 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       return any;
     } catch (InvalidProtocolBufferException e) {
       throw new InvalidTicketException("the " + what + " bytes are malformed (not a Flight SQL " + what + ")");
+    }
+  }
+
+  /** The message {@code any} packs; bytes that do not decode as it are the client's mistake (INVALID_ARGUMENT). */
+  private static <T extends com.google.protobuf.Message> T unpack(Any any, Class<T> type, String what) {
+    try {
+      return any.unpack(type);
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidTicketException("the " + what + " is malformed: it does not decode as a "
+          + type.getSimpleName());
     }
   }
 
