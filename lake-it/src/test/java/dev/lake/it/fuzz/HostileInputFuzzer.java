@@ -112,6 +112,10 @@ public final class HostileInputFuzzer {
     t.setDaemon(true);
     return t;
   });
+  private boolean fixedCases = true;
+  private final long stopAfterStart = System.nanoTime();
+  /** {@code --max-seconds}: requests stop being sent after this (the summary says how many were). */
+  private long stopAfterNanos = Long.MAX_VALUE;
   private long sentinelVersion;
   private long sentinelRows;
   private byte[] goodTicket;
@@ -132,6 +136,12 @@ public final class HostileInputFuzzer {
     this.raw = new RawFlight(port);
   }
 
+  /** This fuzzer without the fixed cases (they run first, with every seed, unless a single request is asked for). */
+  public HostileInputFuzzer withoutFixedCases() {
+    fixedCases = false;
+    return this;
+  }
+
   /** Runs {@code requests} requests of seed {@code seed} (only request {@code only} when it is >= 0). */
   public Report run(long seed, int requests, int only) throws Exception {
     return run(seed, 0, requests, only);
@@ -142,7 +152,7 @@ public final class HostileInputFuzzer {
     setUp();
     List<Outcome> outcomes = new ArrayList<>();
     List<Outcome> failures = new ArrayList<>();
-    if (only < 0) {
+    if (only < 0 && fixedCases) {
       for (int k = 0; k < FIXED.size(); k++) {
         Outcome o = fixed(seed, k);
         outcomes.add(o);
@@ -162,6 +172,10 @@ public final class HostileInputFuzzer {
     for (int i = Math.max(0, from); i < requests; i++) {
       if (only >= 0 && i != only) {
         continue;
+      }
+      if (System.nanoTime() - stopAfterStart > stopAfterNanos) {
+        System.out.println("fuzz: --max-seconds reached: stopped before request " + i);
+        break;
       }
       Outcome o = one(seed, i);
       outcomes.add(o);
@@ -701,7 +715,8 @@ public final class HostileInputFuzzer {
 
   /**
    * {@code bin/lake fuzz --requests N --seed S [--url grpc://HOST:PORT] [--user U --password P]
-   * [--deadline-seconds D] [--secret PATH_OR_PREFIX]... [--only I] [--from I]}: exit code 0 when nothing was found
+   * [--deadline-seconds D] [--secret PATH_OR_PREFIX]... [--only I] [--from I] [--max-seconds T]}: exit code 0 when
+   * nothing was found
    * ({@code --from I} skips requests before {@code I}: each request depends only on the seed and its index).
    */
   public static void main(String[] args) throws Exception {
@@ -713,7 +728,7 @@ public final class HostileInputFuzzer {
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--help") || args[i].equals("-h")) {
         System.out.println("usage: bin/lake fuzz [--requests N] [--seed S] [--url grpc://HOST:PORT] [--user U] "
-            + "[--password P] [--deadline-seconds D] [--secret TEXT]... [--only I] [--from I]");
+            + "[--password P] [--deadline-seconds D] [--secret TEXT]... [--only I] [--from I] [--max-seconds T]");
         return;
       }
       if (i + 1 >= args.length || !args[i].startsWith("--")) {
@@ -737,6 +752,9 @@ public final class HostileInputFuzzer {
     String password = opts.getOrDefault("password", System.getenv().getOrDefault("LAKE_PASSWORD", "lake"));
     HostileInputFuzzer fuzzer = new HostileInputFuzzer(uri.getHost(), uri.getPort(), user, password, deadline,
         secrets);
+    if (opts.containsKey("max-seconds")) {
+      fuzzer.stopAfterNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(opts.get("max-seconds")));
+    }
     long start = System.nanoTime();
     Report report = fuzzer.run(seed, from, requests, only);
     fuzzer.close();

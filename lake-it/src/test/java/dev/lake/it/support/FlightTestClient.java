@@ -73,7 +73,12 @@ public final class FlightTestClient implements AutoCloseable {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Arrow's CredentialCallOption has no credential writer field", e);
     }
-    return headers.get("authorization");
+    for (String key : headers.keys()) {
+      if (key.equalsIgnoreCase("authorization")) {
+        return headers.get(key);
+      }
+    }
+    return null;
   }
 
   public static TableDefinitionOptions mode(TableNotExistOption ifMissing, TableExistsOption ifExists) {
