@@ -50,8 +50,10 @@ class HostileQueriesTest {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void pushedLiteralsCannotOverflowLanceOffsets() throws Exception {
+    // literals this long are refused before planning by default (query.max-literal-length, 65,536): raised here, so
+    // that the planner's own bound on what reaches Lance is what keeps the node alive
     try (ConfiguredServer server = ConfiguredServer.start(dataDir, List.of(new TestUser("lake", "lake", "admin")),
-        Map.of(), b -> { });
+        Map.of("query.max-literal-length", "1000000"), b -> { });
         FlightTestClient client = server.client("lake", "lake")) {
       try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, client.allocator())) {
         for (int i = 0; i < ROWS; i++) {
@@ -122,7 +124,8 @@ class HostileQueriesTest {
    * Client mistakes the fuzzer's seed 20261202 answered INTERNAL (or without the lake-code trailer): Flight SQL
    * actions with an empty body (requests 168, 2179), {@code VALUES} mixing a number and a date (request 635), a
    * statement ticket whose packed message is cut short (request 4973), and statements of several hundred KB
-   * (requests 678, 1203, 3125). Each now gets the client's status, with the trailer, promptly.
+   * (requests 678, 1203, 3125: their literals are now refused before planning, naming query.max-literal-length; a
+   * literal at the limit runs). Each now gets the client's status, with the trailer, promptly.
    */
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -165,6 +168,13 @@ class HostileQueriesTest {
         });
       }
       for (int size : new int[] {204_121, 437_621, 885_021}) {
+        String sql = "SELECT '" + "x".repeat(size) + "' AS s FROM mistakes_t";
+        long start = System.nanoTime();
+        assertRefused("a " + size + "-character literal", FlightStatusCode.INVALID_ARGUMENT,
+            () -> drain(client, sql));
+        System.out.printf("a %d-character literal refused in %d ms%n", size, (System.nanoTime() - start) / 1_000_000);
+      }
+      for (int size : new int[] {65_536}) {
         String literal = "x".repeat(size);
         long start = System.nanoTime();
         FlightInfo big = client.sql().execute("SELECT '" + literal + "' AS s FROM mistakes_t", client.auth());
@@ -203,6 +213,9 @@ class HostileQueriesTest {
       call.run();
     } catch (FlightRuntimeException e) {
       assertThat(e.status().code()).as(what + ": " + e.status().description()).isEqualTo(code);
+      if (what.endsWith("-character literal")) {
+        assertThat(e.status().description()).as(what).contains("query.max-literal-length");
+      }
       var md = e.status().metadata();
       assertThat(md != null && md.keys().contains("lake-code") ? md.get("lake-code") : null)
           .as(what + ": the lake-code trailer").isEqualTo(code.name());

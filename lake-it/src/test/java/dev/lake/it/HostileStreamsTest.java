@@ -108,6 +108,10 @@ class HostileStreamsTest {
           (body, layout) -> putInt(body, layout.get(3), 50 * 4, 3))));
       cases.put("invalid UTF-8", RawFlight.bytes(schema, RawFlight.batch(root,
           (body, layout) -> body[(int) layout.get(4).getOffset() + 1] = (byte) 0xff)));
+      // seed 20261202, request 5272: garbage whose body field declares ~2 GB made Arrow allocate that much first
+      List<byte[]> huge = new ArrayList<>(RawFlight.bytes(schema));
+      huge.add(declaringBody(2_000_000_000));
+      cases.put("a body field declaring 2 GB in a 20-byte message", huge);
       try (VectorSchemaRoot values = VectorSchemaRoot.create(new Schema(List.of(
           Field.nullable("v", ArrowType.Utf8.INSTANCE))), allocator)) {
         ((VarCharVector) values.getVector(0)).setSafe(0, "x".getBytes(StandardCharsets.UTF_8));
@@ -117,6 +121,21 @@ class HostileStreamsTest {
       }
     }
     return cases;
+  }
+
+  /** A FlightData message whose data_body (field 1000) declares {@code declared} bytes and holds 10. */
+  private static byte[] declaringBody(int declared) {
+    try {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      com.google.protobuf.CodedOutputStream c = com.google.protobuf.CodedOutputStream.newInstance(out);
+      c.writeTag(1000, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      c.writeUInt32NoTag(declared);
+      c.writeRawBytes(new byte[10]);
+      c.flush();
+      return out.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Writes {@code value} little-endian at {@code at} bytes into {@code buffer} of the body. */
