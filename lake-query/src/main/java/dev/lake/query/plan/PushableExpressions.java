@@ -99,6 +99,9 @@ final class PushableExpressions {
   /** The bytes of the string and binary literals in {@code node} (each counted where it occurs). */
   private static long literalBytes(RexNode node) {
     if (node instanceof RexLiteral literal) {
+      if (literal.getTypeName() == SqlTypeName.SARG) {
+        return 0; // an IN list or range: Lance's engine tests it once per row, it never repeats its values
+      }
       if (SqlTypeFamily.CHARACTER.contains(literal.getType())) {
         String text = literal.getValueAs(String.class);
         return text == null ? 0 : text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
