@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import static dev.lake.flight.FlightSqlCommands.unpack;
+
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.lake.flight.limits.QueryLimits;
@@ -45,7 +47,7 @@ final class Cancellations {
       Any any = FlightSqlCommands.parseAny(endpoint.getTicket().getBytes(), "ticket");
       if (any.is(FlightSql.TicketStatementQuery.class)) {
         QueryTicket ticket = tickets.decodeForCancel(
-            any.unpack(FlightSql.TicketStatementQuery.class).getStatementHandle().toByteArray(), user);
+            unpack(any, FlightSql.TicketStatementQuery.class, "ticket").getStatementHandle().toByteArray(), user);
         limits.running().cancel(ticket.queryId(), ticket.expiresAt());
         queries = true;
       } else if (!metadata.handles(any)) {

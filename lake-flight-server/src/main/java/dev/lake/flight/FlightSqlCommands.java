@@ -39,6 +39,16 @@ final class FlightSqlCommands {
     }
   }
 
+  /** The message {@code any} packs; bytes that do not decode as it are the client's mistake (INVALID_ARGUMENT). */
+  static <T extends com.google.protobuf.Message> T unpack(Any any, Class<T> type, String what) {
+    try {
+      return any.unpack(type);
+    } catch (InvalidProtocolBufferException e) {
+      throw new InvalidTicketException("the " + what + " is malformed: it does not decode as a "
+          + type.getSimpleName());
+    }
+  }
+
   /** A schema as an encapsulated IPC message, the form Flight SQL clients deserialize. */
   static ByteString serialize(Schema schema) {
     try {

@@ -1,5 +1,7 @@
 package dev.lake.flight;
 
+import static dev.lake.flight.FlightSqlCommands.unpack;
+
 import dev.lake.flight.grpc.StatusMapper;
 import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
@@ -138,7 +140,7 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       }
       Any any = FlightSqlCommands.parseAny(ticket.getBytes(), "ticket");
       if (any.is(FlightSql.TicketStatementQuery.class)) {
-        getStreamStatement(any.unpack(FlightSql.TicketStatementQuery.class), context, listener);
+        getStreamStatement(unpack(any, FlightSql.TicketStatementQuery.class, "ticket"), context, listener);
       } else if (metadata.handles(any)) {
         metadata.stream(any, allocator, listener);
       } else {
@@ -365,13 +367,13 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
       Any command = FlightSqlCommands.command(descriptor);
       StatementHandle statement;
       if (command.is(FlightSql.CommandStatementQuery.class)) {
-        FlightSql.CommandStatementQuery q = command.unpack(FlightSql.CommandStatementQuery.class);
+        FlightSql.CommandStatementQuery q = unpack(command, FlightSql.CommandStatementQuery.class, "command");
         if (q.hasTransactionId()) {
           throw new LakeException(ErrorCode.UNIMPLEMENTED, "lake has no transactions");
         }
         statement = new StatementHandle(q.getQuery(), List.of());
       } else if (command.is(FlightSql.CommandPreparedStatementQuery.class)) {
-        statement = tickets.decodeHandle(command.unpack(FlightSql.CommandPreparedStatementQuery.class)
+        statement = tickets.decodeHandle(unpack(command, FlightSql.CommandPreparedStatementQuery.class, "command")
             .getPreparedStatementHandle().toByteArray());
         if (!statement.moreRows().isEmpty()) {
           throw new IllegalArgumentException("PollFlightInfo runs a prepared statement with one parameter row; this"

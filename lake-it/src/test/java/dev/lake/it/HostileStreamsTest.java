@@ -108,6 +108,13 @@ class HostileStreamsTest {
           (body, layout) -> putInt(body, layout.get(3), 50 * 4, 3))));
       cases.put("invalid UTF-8", RawFlight.bytes(schema, RawFlight.batch(root,
           (body, layout) -> body[(int) layout.get(4).getOffset() + 1] = (byte) 0xff)));
+      // seed 20261202, request 16379: one flipped bit made the header declare 134,217,733 rows for columns of 5
+      cases.put("a header declaring more rows than its columns hold", RawFlight.bytes(schema, good.toBuilder()
+          .setDataHeader(ByteString.copyFrom(rowCountFlipped(good.getDataHeader().toByteArray()))).build()));
+      // seed 20261202, request 5272: garbage whose body field declares ~2 GB made Arrow allocate that much first
+      List<byte[]> huge = new ArrayList<>(RawFlight.bytes(schema));
+      huge.add(declaringBody(2_000_000_000));
+      cases.put("a body field declaring 2 GB in a 20-byte message", huge);
       try (VectorSchemaRoot values = VectorSchemaRoot.create(new Schema(List.of(
           Field.nullable("v", ArrowType.Utf8.INSTANCE))), allocator)) {
         ((VarCharVector) values.getVector(0)).setSafe(0, "x".getBytes(StandardCharsets.UTF_8));
@@ -117,6 +124,47 @@ class HostileStreamsTest {
       }
     }
     return cases;
+  }
+
+  /** {@code header} with one bit flipped that changes the record batch's row count and nothing else. */
+  private static byte[] rowCountFlipped(byte[] header) {
+    org.apache.arrow.flatbuf.RecordBatch good = recordBatch(header);
+    for (int at = 0; at < header.length; at++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] h = header.clone();
+        h[at] ^= (byte) (1 << bit);
+        try {
+          org.apache.arrow.flatbuf.RecordBatch rb = recordBatch(h);
+          if (rb.length() > good.length() && rb.nodesLength() == good.nodesLength()
+              && rb.nodes(0).length() == good.nodes(0).length() && rb.nodes(1).length() == good.nodes(1).length()) {
+            return h;
+          }
+        } catch (RuntimeException e) {
+          // that flip broke the flatbuffer: try the next
+        }
+      }
+    }
+    throw new IllegalStateException("no single bit flips the row count");
+  }
+
+  private static org.apache.arrow.flatbuf.RecordBatch recordBatch(byte[] header) {
+    org.apache.arrow.flatbuf.Message m = org.apache.arrow.flatbuf.Message.getRootAsMessage(ByteBuffer.wrap(header));
+    return (org.apache.arrow.flatbuf.RecordBatch) m.header(new org.apache.arrow.flatbuf.RecordBatch());
+  }
+
+  /** A FlightData message whose data_body (field 1000) declares {@code declared} bytes and holds 10. */
+  private static byte[] declaringBody(int declared) {
+    try {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      com.google.protobuf.CodedOutputStream c = com.google.protobuf.CodedOutputStream.newInstance(out);
+      c.writeTag(1000, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      c.writeUInt32NoTag(declared);
+      c.writeRawBytes(new byte[10]);
+      c.flush();
+      return out.toByteArray();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Writes {@code value} little-endian at {@code at} bytes into {@code buffer} of the body. */

@@ -39,6 +39,14 @@ public final class Signer {
     return MessageDigest.isEqual(expected, given) ? Optional.of(payload) : Optional.empty();
   }
 
+  /**
+   * A 32-byte key for {@code purpose} derived from the cluster secret (HMAC of the purpose under its own domain):
+   * every node of a cluster derives the same key, and no derived key tells anything about the secret or another key.
+   */
+  public byte[] derive(String purpose) {
+    return mac("lake.derived-key", purpose.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   private byte[] mac(String domain, byte[] payload) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");

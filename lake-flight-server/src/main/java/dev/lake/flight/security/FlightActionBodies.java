@@ -24,6 +24,20 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
  * (INVALID_ARGUMENT, docs/design.md). Actions it does not know pass unchecked.
  */
 public final class FlightActionBodies {
+  /** The request message of each Flight SQL action whose body Arrow's producer unpacks itself. */
+  private static final java.util.Map<String, Class<? extends com.google.protobuf.Message>> SQL_REQUESTS =
+      java.util.Map.of(
+          FlightSqlUtils.FLIGHT_SQL_BEGIN_TRANSACTION.getType(), FlightSql.ActionBeginTransactionRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_BEGIN_SAVEPOINT.getType(), FlightSql.ActionBeginSavepointRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_END_TRANSACTION.getType(), FlightSql.ActionEndTransactionRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_END_SAVEPOINT.getType(), FlightSql.ActionEndSavepointRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_CREATE_PREPARED_STATEMENT.getType(),
+          FlightSql.ActionCreatePreparedStatementRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_CREATE_PREPARED_SUBSTRAIT_PLAN.getType(),
+          FlightSql.ActionCreatePreparedSubstraitPlanRequest.class,
+          FlightSqlUtils.FLIGHT_SQL_CLOSE_PREPARED_STATEMENT.getType(),
+          FlightSql.ActionClosePreparedStatementRequest.class);
+
   private FlightActionBodies() {}
 
   /** The core Flight actions (not Flight SQL's) that Arrow's producer routes. */
@@ -55,6 +69,9 @@ public final class FlightActionBodies {
         FlightSql.ActionCancelQueryRequest request = Any.parseFrom(body)
             .unpack(FlightSql.ActionCancelQueryRequest.class);
         FlightInfo.deserialize(request.getInfo().asReadOnlyByteBuffer());
+      } else if (SQL_REQUESTS.containsKey(type)) {
+        // Arrow's producer answers INTERNAL for some bodies it cannot unpack (an empty one, for instance)
+        Any.parseFrom(body).unpack(SQL_REQUESTS.get(type));
       }
     } catch (IOException | URISyntaxException | RuntimeException e) {
       throw new LakeException(ErrorCode.INVALID_ARGUMENT,

@@ -10,6 +10,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.function.Function;
 import org.apache.arrow.flight.LakeFlightMessages;
@@ -58,6 +59,13 @@ public final class DoPutGuard {
           public void onMessage(Q message) {
             if (watch.failure().isPresent()) {
               closeQuietly(message);
+              return;
+            }
+            if (message instanceof InputStream in && !framingFits(in)) {
+              closeQuietly(message);
+              watch.refuse(new LakeException(dev.lake.registry.error.ErrorCode.INVALID_ARGUMENT,
+                  "the ingest stream was refused: a message is not a well-formed Flight message (a field declares "
+                      + "more bytes than the message holds); nothing was written"));
               return;
             }
             try {
@@ -132,6 +140,44 @@ public final class DoPutGuard {
         };
       }
     };
+  }
+
+  /**
+   * Whether every length-delimited field of the protobuf message in {@code in} fits in the bytes it holds. Arrow's
+   * parser allocates a field's declared length before reading it: 400 bytes of garbage declaring a 2 GB body cost a
+   * 2 GB allocation (and its zeroing) before the stream was found short. Reads only tags and lengths (the body is
+   * skipped), then rewinds; a stream that cannot rewind is left to Arrow's parser.
+   */
+  static boolean framingFits(InputStream in) {
+    if (!in.markSupported()) {
+      return true;
+    }
+    try {
+      long size = in.available();
+      in.mark(Integer.MAX_VALUE);
+      try {
+        com.google.protobuf.CodedInputStream c = com.google.protobuf.CodedInputStream.newInstance(in);
+        c.setSizeLimit(Integer.MAX_VALUE);
+        while (!c.isAtEnd()) {
+          int tag = c.readTag();
+          if (com.google.protobuf.WireFormat.getTagWireType(tag)
+              == com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+            int length = c.readRawVarint32();
+            if (length < 0 || length > size - c.getTotalBytesRead()) {
+              return false;
+            }
+            c.skipRawBytes(length);
+          } else if (!c.skipField(tag)) {
+            return true;
+          }
+        }
+        return true;
+      } finally {
+        in.reset();
+      }
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static void closeQuietly(Object message) {

@@ -25,6 +25,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class MessageChecks {
   private final Set<Long> dictionaryIds = new HashSet<>();
+  /** The index of each top-level field's node in a record batch (known once the schema arrived). */
+  private List<Integer> topLevelNodes = List.of();
   private long messages;
   private boolean schema;
 
@@ -71,6 +73,24 @@ final class MessageChecks {
       throw refused("message " + messages + " holds a malformed schema");
     }
     collectDictionaries(parsed.getFields());
+    topLevelNodes = new java.util.ArrayList<>();
+    int node = 0;
+    for (Field f : parsed.getFields()) {
+      topLevelNodes.add(node);
+      node += nodes(f);
+    }
+  }
+
+  /** The field nodes a field takes in a record batch: its own, then its children's (pre-order). */
+  private static int nodes(Field f) {
+    if (f.getDictionary() != null) {
+      return 1; // its indices; the values travel in dictionary batches
+    }
+    int n = 1;
+    for (Field child : f.getChildren()) {
+      n += nodes(child);
+    }
+    return n;
   }
 
   private void collectDictionaries(List<Field> fields) {
@@ -108,6 +128,18 @@ final class MessageChecks {
       }
       if (data == null || data.length() < 0) {
         throw refused("batch message " + messages + " has a malformed IPC header (no record batch)");
+      }
+      if (kind == Kind.RECORD_BATCH) {
+        // every top-level column holds exactly the batch's rows (Arrow's IPC format): a header whose row count
+        // disagrees would have Arrow's loader resize every column to it (one flipped bit: 134 million rows)
+        for (int field = 0; field < topLevelNodes.size(); field++) {
+          int node = topLevelNodes.get(field);
+          if (node >= data.nodesLength() || data.nodes(node).length() != data.length()) {
+            throw refused("batch message " + messages + " declares " + data.length() + " rows, but its column "
+                + (field + 1) + " holds " + (node >= data.nodesLength() ? "no field node"
+                    : data.nodes(node).length() + " values") + ": its IPC header is inconsistent");
+          }
+        }
       }
       Buffer buffer = new Buffer();
       for (int i = 0; i < data.buffersLength(); i++) {

@@ -16,17 +16,20 @@ import java.util.Map;
 /**
  * Encodes and verifies handles and tickets: JSON sealed with the cluster secret (HMAC), each kind under its own
  * signing domain. Malformed or forged bytes -> {@link InvalidTicketException}; an expired ticket ->
- * {@link ExpiredTicketException}; another user's -> {@link ForeignTicketException}.
+ * {@link ExpiredTicketException}; another user's -> {@link ForeignTicketException}. A ticket's pins name tables,
+ * generations and versions in the clear; their storage locations are sealed ({@link LocationCipher}).
  */
 public final class TicketCodec {
   private static final String HANDLE = "lake.handle.v1";
   private static final String TICKET = "lake.ticket.v1";
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Signer signer;
+  private final LocationCipher locations;
   private final Clock clock;
 
   public TicketCodec(Signer signer, Clock clock) {
     this.signer = signer;
+    this.locations = new LocationCipher(signer);
     this.clock = clock;
   }
 
@@ -57,8 +60,8 @@ public final class TicketCodec {
     ArrayNode pins = n.putArray("pins");
     for (Map.Entry<String, TablePin> e : ticket.pins().entrySet()) {
       TablePin p = e.getValue();
-      pins.addObject().put("k", e.getKey()).put("n", p.name()).put("g", p.generation()).put("l", p.location())
-          .put("v", p.version());
+      pins.addObject().put("k", e.getKey()).put("n", p.name()).put("g", p.generation())
+          .put("L", locations.seal(p.location())).put("v", p.version());
     }
     n.put("user", ticket.user());
     n.put("exp", ticket.expiresAt().toEpochMilli());
@@ -96,7 +99,8 @@ public final class TicketCodec {
     try {
       Map<String, TablePin> pins = new LinkedHashMap<>();
       for (JsonNode p : n.path("pins")) {
-        TablePin pin = new TablePin(text(p, "n"), text(p, "g"), text(p, "l"), p.path("v").asLong());
+        TablePin pin = new TablePin(text(p, "n"), text(p, "g"), locations.open(text(p, "L")),
+            p.path("v").asLong());
         // keyed by the reference as written: "t" and "t@v1" in one statement are two pins
         pins.put(text(p, "k"), pin);
       }

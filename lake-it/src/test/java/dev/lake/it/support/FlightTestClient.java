@@ -57,6 +57,30 @@ public final class FlightTestClient implements AutoCloseable {
     return auth;
   }
 
+  /** The {@code authorization} header value of this client's calls ({@code Bearer <token>}), or null. */
+  public String authorization() {
+    if (!(auth instanceof CredentialCallOption credentials)) {
+      return null;
+    }
+    org.apache.arrow.flight.FlightCallHeaders headers = new org.apache.arrow.flight.FlightCallHeaders();
+    try {
+      java.lang.reflect.Field writer = CredentialCallOption.class.getDeclaredField("credentialWriter");
+      writer.setAccessible(true);
+      @SuppressWarnings("unchecked")
+      java.util.function.Consumer<org.apache.arrow.flight.CallHeaders> write =
+          (java.util.function.Consumer<org.apache.arrow.flight.CallHeaders>) writer.get(credentials);
+      write.accept(headers);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Arrow's CredentialCallOption has no credential writer field", e);
+    }
+    for (String key : headers.keys()) {
+      if (key.equalsIgnoreCase("authorization")) {
+        return headers.get(key);
+      }
+    }
+    return null;
+  }
+
   public static TableDefinitionOptions mode(TableNotExistOption ifMissing, TableExistsOption ifExists) {
     return TableDefinitionOptions.newBuilder().setIfNotExist(ifMissing).setIfExists(ifExists).build();
   }

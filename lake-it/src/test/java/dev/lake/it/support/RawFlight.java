@@ -81,10 +81,18 @@ public final class RawFlight implements AutoCloseable {
 
   /** Sends {@code messages} on one DoPut (then half-closes when {@code finish}) and waits for the answer. */
   public Answer put(String user, String password, List<byte[]> messages, boolean finish, Duration wait) {
+    return put(user == null ? null : "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+        .getBytes(StandardCharsets.UTF_8)), messages, finish, wait);
+  }
+
+  /**
+   * {@link #put(String, String, List, boolean, Duration)} with the {@code authorization} header as given (a
+   * {@code Bearer} token: no login per call, so the failed-login throttle of the caller's address never applies).
+   */
+  public Answer put(String authorization, List<byte[]> messages, boolean finish, Duration wait) {
     Metadata headers = new Metadata();
-    if (user != null) {
-      headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Basic "
-          + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+    if (authorization != null) {
+      headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), authorization);
     }
     ClientCall<byte[], byte[]> call = channel.newCall(DO_PUT, CallOptions.DEFAULT);
     call = io.grpc.ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers))

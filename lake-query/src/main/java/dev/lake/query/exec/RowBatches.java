@@ -11,9 +11,13 @@ import org.apache.calcite.linq4j.Enumerator;
 /**
  * Writes rows computed by Calcite into Arrow batches: fills up to the batch size, hands the batch out, and pulls the
  * next rows only when asked for the next batch. Rows are an {@code Object[]}, or the value itself when the result
- * has one column.
+ * has one column. A batch also ends once its buffers pass {@link #MAX_BATCH_BYTES}: rows of wide strings (a
+ * 700 KB literal in every row) would otherwise fill one vector past the query's memory limit, or Arrow's 2 GiB.
  */
 final class RowBatches implements BatchSource {
+  /** The buffer bytes after which a batch is handed out (checked every {@link #SIZE_CHECK_ROWS} rows). */
+  static final long MAX_BATCH_BYTES = 64L << 20;
+  private static final int SIZE_CHECK_ROWS = 64;
   private final Supplier<Enumerator<Object>> opener;
   private final int batchSize;
   private final AutoCloseable onClose;
@@ -60,12 +64,24 @@ final class RowBatches implements BatchSource {
         break;
       }
       write(rows.current(), count++);
+      if (count % SIZE_CHECK_ROWS == 0 && bytes(vectors, count) >= MAX_BATCH_BYTES) {
+        break;
+      }
     }
     for (FieldVector vector : vectors) {
       vector.setValueCount(count);
     }
     out.setRowCount(count);
     return count > 0;
+  }
+
+  /** The bytes the first {@code rows} rows written take in {@code vectors}. */
+  private static long bytes(List<FieldVector> vectors, int rows) {
+    long bytes = 0;
+    for (FieldVector vector : vectors) {
+      bytes += vector.getBufferSizeFor(rows);
+    }
+    return bytes;
   }
 
   private void write(Object row, int index) {

@@ -16,11 +16,13 @@ import org.apache.calcite.sql.SqlNodeList;
  * The documented limits of one statement (docs/api.md, keys in docs/config.md), checked before it is planned: its
  * length before it is parsed, then — in one iterative walk of the parse tree, which cannot overflow a stack — its
  * expression nesting depth, the size of each IN list, the number of joins, of set operations (UNION, INTERSECT,
- * EXCEPT) and of parameters. A statement over a limit is refused with INVALID_ARGUMENT naming the limit and its key;
+ * EXCEPT), of parameters, and the length of each string or binary literal (a literal of hundreds of KB costs the
+ * planner seconds for every copy it makes of it, and is repeated per row of a result: large values are bound as
+ * parameters). A statement over a limit is refused with INVALID_ARGUMENT naming the limit and its key;
  * under the limits, validation and planning stay well inside the server's thread stacks.
  */
 public record StatementLimits(int maxLength, int maxDepth, int maxInList, int maxJoins, int maxSetOperations,
-    int maxParameters) {
+    int maxParameters, int maxLiteralLength) {
   /** The keys, with their defaults. */
   public static final Map<String, String> KEYS;
 
@@ -32,6 +34,7 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
     keys.put("query.max-joins", "32");
     keys.put("query.max-set-operations", "100");
     keys.put("query.max-parameters", "10000");
+    keys.put("query.max-literal-length", "65536");
     KEYS = Collections.unmodifiableMap(keys);
   }
 
@@ -42,6 +45,7 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
     positive("query.max-joins", maxJoins);
     positive("query.max-set-operations", maxSetOperations);
     positive("query.max-parameters", maxParameters);
+    positive("query.max-literal-length", maxLiteralLength);
     if (maxDepth > 1_000) {
       throw new IllegalArgumentException("query.max-expression-depth must be at most 1000 (deeper statements "
           + "could overflow the planner's stack), was " + maxDepth);
@@ -68,7 +72,7 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
     });
     return new StatementLimits(integer(v, "query.max-statement-length"), integer(v, "query.max-expression-depth"),
         integer(v, "query.max-in-list"), integer(v, "query.max-joins"), integer(v, "query.max-set-operations"),
-        integer(v, "query.max-parameters"));
+        integer(v, "query.max-parameters"), integer(v, "query.max-literal-length"));
   }
 
   private static int integer(Map<String, String> v, String key) {
@@ -103,6 +107,9 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
       if (depth > maxDepth) {
         throw refused("its expressions are nested more than " + maxDepth + " levels deep (query.max-expression-depth)"
             + "; simplify the statement");
+      }
+      if (node instanceof org.apache.calcite.sql.SqlLiteral literal) {
+        literal(literal);
       }
       if (node instanceof SqlDynamicParam && ++parameters > maxParameters) {
         throw refused("it has more than " + maxParameters + " parameters (query.max-parameters)");
@@ -157,6 +164,24 @@ public record StatementLimits(int maxLength, int maxDepth, int maxInList, int ma
           depths.push(depth + 1);
         }
       }
+    }
+  }
+
+  /** Refuses a string literal of more than {@link #maxLiteralLength} characters, a binary one of more bytes. */
+  private void literal(org.apache.calcite.sql.SqlLiteral literal) {
+    long length;
+    if (literal instanceof org.apache.calcite.sql.SqlCharStringLiteral text) {
+      length = text.getValueAs(org.apache.calcite.util.NlsString.class).getValue().length();
+    } else if (literal instanceof org.apache.calcite.sql.SqlBinaryStringLiteral binary) {
+      length = binary.getValueAs(org.apache.calcite.util.BitString.class).getBitCount() / 8;
+    } else {
+      return;
+    }
+    if (length > maxLiteralLength) {
+      throw refused("a " + (literal instanceof org.apache.calcite.sql.SqlCharStringLiteral ? "string" : "binary")
+          + " literal has " + length + (literal instanceof org.apache.calcite.sql.SqlCharStringLiteral
+              ? " characters" : " bytes") + "; the limit is " + maxLiteralLength
+          + " (query.max-literal-length): bind large values as parameters");
     }
   }
 

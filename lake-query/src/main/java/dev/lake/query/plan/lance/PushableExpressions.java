@@ -35,11 +35,21 @@ import org.apache.calcite.util.Sarg;
  *       only if it never needs them exactly ({@link #inexactInLance}); lake's vectorized executor and Calcite's
  *       runtime compute them exactly.
  * </ul>
+ *
+ * <p>String literals are bounded: Lance's SQL engine materializes a literal once per row of each batch (a
+ * {@code SELECT '<600 KB>' FROM t} over a few thousand rows passes its 2 GiB string offsets and aborts the whole
+ * process), so expressions holding more than {@link #MAX_LITERAL_BYTES} bytes of string literals stay in Calcite,
+ * which evaluates them row by row.
  */
 public final class PushableExpressions {
   private static final Set<TimeUnitRange> EXTRACT_UNITS = EnumSet.of(TimeUnitRange.YEAR, TimeUnitRange.QUARTER,
       TimeUnitRange.MONTH, TimeUnitRange.DAY, TimeUnitRange.HOUR, TimeUnitRange.MINUTE);
   private static final int MAX_DECIMAL_PRECISION = 38;
+  /**
+   * The string literal bytes one pushed projection list or condition may hold: Lance's engine repeats each literal
+   * for every row of a batch (8,192 rows), so 4 KiB costs it at most 32 MiB a batch, far from its 2 GiB offsets.
+   */
+  static final int MAX_LITERAL_BYTES = 4_096;
 
   private PushableExpressions() {}
 
@@ -72,12 +82,48 @@ public final class PushableExpressions {
     return rowType.getFieldList().stream().allMatch(field -> type(field.getType()));
   }
 
+  /** Expressions Lance's SQL engine evaluates like Calcite, holding at most {@link #MAX_LITERAL_BYTES} together. */
   static boolean all(List<? extends RexNode> nodes) {
-    return nodes.stream().allMatch(PushableExpressions::expression);
+    long bytes = 0;
+    for (RexNode node : nodes) {
+      bytes += literalBytes(node);
+    }
+    return bytes <= MAX_LITERAL_BYTES && nodes.stream().allMatch(PushableExpressions::pushable);
   }
 
-  /** An expression Lance's SQL engine evaluates like Calcite. */
+  /** An expression Lance's SQL engine evaluates like Calcite, within the literal bound. */
   static boolean expression(RexNode node) {
+    return all(List.of(node));
+  }
+
+  /** The bytes of the string and binary literals in {@code node} (each counted where it occurs). */
+  private static long literalBytes(RexNode node) {
+    if (node instanceof RexLiteral literal) {
+      if (literal.getTypeName() == SqlTypeName.SARG) {
+        return 0; // an IN list or range: Lance's engine tests it once per row, it never repeats its values
+      }
+      if (SqlTypeFamily.CHARACTER.contains(literal.getType())) {
+        String text = literal.getValueAs(String.class);
+        return text == null ? 0 : text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      }
+      if (SqlTypeFamily.BINARY.contains(literal.getType())) {
+        org.apache.calcite.avatica.util.ByteString bytes =
+            literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class);
+        return bytes == null ? 0 : bytes.length();
+      }
+      return 0;
+    }
+    if (node instanceof RexCall call) {
+      long bytes = 0;
+      for (RexNode operand : call.getOperands()) {
+        bytes += literalBytes(operand);
+      }
+      return bytes;
+    }
+    return 0;
+  }
+
+  private static boolean pushable(RexNode node) {
     if (node instanceof RexInputRef) {
       return type(node.getType());
     }
