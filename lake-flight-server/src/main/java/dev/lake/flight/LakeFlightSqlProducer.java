@@ -377,7 +377,8 @@ final class LakeFlightSqlProducer extends NoOpFlightSqlProducer {
             .getPreparedStatementHandle().toByteArray());
         if (!statement.moreRows().isEmpty()) {
           throw new LakeException(ErrorCode.INVALID_ARGUMENT, "PollFlightInfo runs a prepared statement with one"
-              + " parameter row; this one has " + statement.rows().size() + ": use GetFlightInfo (one endpoint per row) or bind one row");
+              + " parameter row; this one has " + statement.rows().size()
+              + ": use GetFlightInfo (one endpoint per row) or bind one row");
         }
       } else {
         return new PollInfo(getFlightInfo(context, descriptor), null, 1.0, null);
