@@ -218,23 +218,10 @@ public final class LanceFilterTranslator {
     }
     List<RexNode> operands = call.getOperands();
     Operand value = operand(operands.get(0));
-    if (value == null || value.family != Family.CHARACTER || value.literal != null
-        || !(operands.get(1) instanceof RexLiteral)) {
+    if (value == null || value.family != Family.CHARACTER || value.literal != null) {
       return null;
     }
-    String pattern = ((RexLiteral) operands.get(1)).getValueAs(String.class);
-    Character escape = null;
-    if (operands.size() > 2) {
-      if (!(operands.get(2) instanceof RexLiteral)) {
-        return null;
-      }
-      String escapeText = ((RexLiteral) operands.get(2)).getValueAs(String.class);
-      if (escapeText == null || escapeText.length() != 1) {
-        return null;
-      }
-      escape = escapeText.charAt(0);
-    }
-    String lancePattern = pattern == null ? null : LikePatterns.toBackslashEscaped(pattern, escape);
+    String lancePattern = LikePatterns.literalPattern(call);
     if (lancePattern == null) {
       return null;
     }

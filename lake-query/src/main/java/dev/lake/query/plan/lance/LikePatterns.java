@@ -39,4 +39,28 @@ final class LikePatterns {
     }
     out.append(c);
   }
+
+  /**
+   * The backslash-escaped pattern of a LIKE whose pattern (operand 1) and escape (operand 2, if any) are literals, or
+   * null when they are not, the escape is not one character, or the pattern cannot be rewritten.
+   */
+  static String literalPattern(org.apache.calcite.rex.RexCall call) {
+    java.util.List<org.apache.calcite.rex.RexNode> operands = call.getOperands();
+    if (!(operands.get(1) instanceof org.apache.calcite.rex.RexLiteral pattern)) {
+      return null;
+    }
+    Character escape = null;
+    if (operands.size() > 2) {
+      if (!(operands.get(2) instanceof org.apache.calcite.rex.RexLiteral literal)) {
+        return null;
+      }
+      String text = literal.getValueAs(String.class);
+      if (text == null || text.length() != 1) {
+        return null;
+      }
+      escape = text.charAt(0);
+    }
+    String value = pattern.getValueAs(String.class);
+    return value == null ? null : toBackslashEscaped(value, escape);
+  }
 }

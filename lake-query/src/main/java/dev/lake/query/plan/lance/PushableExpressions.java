@@ -336,22 +336,7 @@ public final class PushableExpressions {
     if (call.getOperator() != SqlStdOperatorTable.LIKE && call.getOperator() != SqlStdOperatorTable.NOT_LIKE) {
       return false;
     }
-    if (!expression(operands.get(0)) || !(operands.get(1) instanceof RexLiteral)) {
-      return false;
-    }
-    String pattern = ((RexLiteral) operands.get(1)).getValueAs(String.class);
-    Character escape = null;
-    if (operands.size() > 2) {
-      if (!(operands.get(2) instanceof RexLiteral)) {
-        return false;
-      }
-      String text = ((RexLiteral) operands.get(2)).getValueAs(String.class);
-      if (text == null || text.length() != 1) {
-        return false;
-      }
-      escape = text.charAt(0);
-    }
-    return pattern != null && LikePatterns.toBackslashEscaped(pattern, escape) != null;
+    return expression(operands.get(0)) && LikePatterns.literalPattern(call) != null;
   }
 
   private static boolean extract(RexCall call) {
