@@ -76,7 +76,8 @@ public final class VectorResultBench {
   }
 
   private static String explain(Connection jdbc, String sql) throws Exception {
-    try (Statement statement = jdbc.createStatement(); ResultSet result = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+    try (Statement statement = jdbc.createStatement();
+        ResultSet result = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
       return result.next() ? result.getString(1) : "";
     }
   }
