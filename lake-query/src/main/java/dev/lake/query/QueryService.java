@@ -227,8 +227,7 @@ public final class QueryService implements AutoCloseable {
         plan = compiled.orElseThrow();
       }
       guard.check();
-      LOG.debug("statement planned path={} tables={} sql={}", plan.explain().isPresent() ? "explain"
-          : plan.plan().path(), keyed.values(), Echo.of(sql));
+      LOG.debug("statement planned path={} tables={} sql={}", plan.path(), keyed.values(), Echo.of(sql));
       CachedStatement running = statement;
       executing = statement;
       return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources,

@@ -5,8 +5,8 @@ import dev.lake.query.vector.FragmentScans;
 import dev.lake.query.vector.JoinBuilder;
 import dev.lake.query.vector.VectorExecutor;
 import dev.lake.query.vector.VectorPlan;
-import java.util.ArrayList;
-import java.util.Arrays;
+import dev.lake.query.vector.VectorResult;
+import dev.lake.query.plan.vector.VectorRows;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.linq4j.Linq4j;
 import dev.lake.engine.TableSnapshot;
@@ -62,22 +62,16 @@ final class LanceScanSource implements ScanSource {
   @Override
   public Enumerable<Object> vectorRows(VectorPlan plan, RowShape shape) {
     // Replayable: a nested-loop join enumerates its inner input once per outer row; it is computed once.
-    return new ReplayableRows(() -> {
-      List<Object[]> rows = runVectorized(plan);
-      List<Object> shaped = new ArrayList<>(rows.size());
-      for (Object[] row : rows) {
-        shaped.add(shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row);
-      }
-      return Linq4j.iterableEnumerator(shaped);
-    });
+    return new ReplayableRows(() -> Linq4j.iterableEnumerator(VectorRows.of(vectorResult(plan), shape)));
   }
 
   /** Runs a vectorized plan on this snapshot; counted like a pushed-down statement. */
-  List<Object[]> runVectorized(VectorPlan plan) {
+  @Override
+  public VectorResult vectorResult(VectorPlan plan) {
     try {
-      List<Object[]> rows = vectors.run(plan, fragmentScans());
+      VectorResult result = vectors.run(plan, fragmentScans());
       counters.vectorized();
-      return rows;
+      return result;
     } catch (RuntimeException e) {
       throw e;
     } catch (InterruptedException e) {
@@ -135,9 +129,9 @@ final class LanceScanSource implements ScanSource {
       return Optional.empty();
     }
     return Optional.of(new ReplayableRows(() -> {
-      java.util.Iterator<Object[]> rows;
+      java.util.Iterator<VectorResult> chunks;
       try {
-        rows = vectors.scanRows(atOpen.get(), types, fragmentScans());
+        chunks = vectors.scanChunks(atOpen.get(), types, fragmentScans());
       } catch (RuntimeException e) {
         throw e;
       } catch (InterruptedException e) {
@@ -146,18 +140,7 @@ final class LanceScanSource implements ScanSource {
       } catch (Exception e) {
         throw new IllegalStateException("the scan of cached columns failed: " + e.getMessage(), e);
       }
-      return Linq4j.iterableEnumerator(() -> new java.util.Iterator<Object>() {
-        @Override
-        public boolean hasNext() {
-          return rows.hasNext();
-        }
-
-        @Override
-        public Object next() {
-          Object[] row = rows.next();
-          return shape == RowShape.SCALAR ? row[0] : shape == RowShape.LIST ? Arrays.asList(row) : row;
-        }
-      });
+      return Linq4j.iterableEnumerator(() -> VectorRows.of(chunks, shape));
     }));
   }
 

@@ -2,15 +2,12 @@ package dev.lake.query.exec;
 
 import dev.lake.query.guard.RowCheckpoints;
 import dev.lake.query.plan.CompiledPlan;
-import dev.lake.query.plan.Engine;
 import dev.lake.query.plan.EnumerableCode;
 import dev.lake.query.plan.lance.PushedStatement;
 import dev.lake.query.plan.lance.LanceScanCall;
 import dev.lake.query.plan.lance.LanceTableScan;
-import dev.lake.query.plan.types.RowShape;
 import dev.lake.query.plan.lance.RuntimeKeys;
 import dev.lake.query.plan.lance.ScanSource;
-import dev.lake.query.plan.StatementPlan;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.ValidatedStatement;
 import java.time.Clock;
@@ -25,11 +22,12 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.runtime.Bindable;
 
 /**
- * Turns a compiled statement into its result stream: Lance's batches for a pass-through scan, the batches of Lance's
- * SQL engine for a statement pushed down whole (Calcite's rows if Lance rejects it), Calcite's Enumerable rows written
- * into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled plan may be shared by
- * concurrent executions: everything of one execution (its scan sources, clock readings, cancel flag) lives in its
- * own data context.
+ * Turns a compiled statement into its result stream, one case per kind of {@link CompiledPlan}: Lance's batches for a
+ * pass-through scan, the batches of Lance's SQL engine for a statement pushed down whole (Calcite's rows if Lance
+ * rejects it), the vectorized executor's result columns written straight into the batches for a statement it runs
+ * whole, Calcite's Enumerable rows written into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled
+ * plan may be shared by concurrent executions: everything of one execution (its scan sources, clock readings, cancel
+ * flag) lives in its own data context.
  */
 public final class StatementExecutor {
   private final int batchSize;
@@ -63,37 +61,41 @@ public final class StatementExecutor {
   /** As above, translating this execution's failures with {@code failures} instead of the executor's own. */
   public ResultReader stream(ValidatedStatement statement, CompiledPlan compiled, StatementPlanner planner,
       Map<String, ScanSource> sources, QueryResources resources, Function<Throwable, RuntimeException> failures) {
-    if (compiled.explain().isPresent()) {
-      return explain(statement, compiled.explain().get(), resources, failures);
-    }
-    StatementPlan plan = compiled.plan();
-    Engine engine = plan.engine();
-    if (engine instanceof Engine.PassThroughScan) {
-      LanceTableScan scan = ((Engine.PassThroughScan) engine).scan();
-      ScanSource source = source(sources, scan.lanceTable().reference().key());
-      var lance = source.batches(scan.columnNames(), scan.filter(), scan.limit());
-      return new ResultReader(statement.resultSchema(), new PassThroughBatches(lance, resources), resources,
-          failures);
-    }
-    if (engine instanceof Engine.Vectorized) {
-      Engine.Vectorized vectorized = (Engine.Vectorized) engine;
-      ScanSource source = source(sources, vectorized.statement().table().reference().key());
-      RowShape shape = statement.resultSchema().getFields().size() == 1 ? RowShape.SCALAR : RowShape.ARRAY;
-      BatchSource batches = new RowBatches(() -> source.vectorRows(vectorized.plan(), shape).enumerator(),
-          batchSize, () -> { }, resources.guard());
-      return new ResultReader(statement.resultSchema(), batches, resources, failures);
-    }
-    if (engine instanceof Engine.LanceSql) {
-      // the run-time fall-back: Calcite's plan of the statement runs if Lance rejects it before its first batch
-      PushedStatement scan = ((Engine.LanceSql) engine).statement();
-      ScanSource source = source(sources, scan.table().reference().key());
-      Supplier<EnumerableCode> fallback = compiled.fallback().orElseThrow();
-      BatchSource batches = new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),
-          () -> rows(fallback.get(), planner, sources, resources), resources, counters, batchSize);
-      return new ResultReader(statement.resultSchema(), batches, resources, failures);
-    }
-    return new ResultReader(statement.resultSchema(), rows(compiled.code().orElseThrow(), planner, sources,
-        resources), resources, failures);
+    BatchSource batches = compiled.accept(new CompiledPlan.Cases<BatchSource>() {
+      @Override
+      public BatchSource passThrough(CompiledPlan.PassThrough plan) {
+        LanceTableScan scan = plan.scan();
+        ScanSource source = source(sources, scan.lanceTable().reference().key());
+        return new PassThroughBatches(source.batches(scan.columnNames(), scan.filter(), scan.limit()), resources);
+      }
+
+      @Override
+      public BatchSource lanceSql(CompiledPlan.LanceSql plan) {
+        // the run-time fall-back: Calcite's plan of the statement runs if Lance rejects it before its first batch
+        PushedStatement scan = plan.statement();
+        ScanSource source = source(sources, scan.table().reference().key());
+        return new LanceSqlBatches(scan.sql(), () -> source.sql(scan.sql()),
+            () -> rows(plan.fallback().get(), planner, sources, resources), resources, counters, batchSize);
+      }
+
+      @Override
+      public BatchSource vectorized(CompiledPlan.Vectorized plan) {
+        ScanSource source = source(sources, plan.statement().table().reference().key());
+        return new VectorBatches(() -> source.vectorResult(plan.vectorPlan()), batchSize, resources.guard());
+      }
+
+      @Override
+      public BatchSource enumerable(CompiledPlan.Enumerable plan) {
+        return rows(plan.code(), planner, sources, resources);
+      }
+
+      @Override
+      public BatchSource explain(CompiledPlan.Explain plan) {
+        List<Object> lines = List.of((Object[]) plan.text().split("\n"));
+        return new RowBatches(() -> Linq4j.iterableEnumerator(lines), batchSize, () -> { }, resources.guard());
+      }
+    });
+    return new ResultReader(statement.resultSchema(), batches, resources, failures);
   }
 
   /** Calcite's rows of compiled code, bound to this execution's sources, written into batches. */
@@ -117,14 +119,5 @@ public final class StatementExecutor {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
     }
     return source;
-  }
-
-  /** The EXPLAIN result: the plan text, one row per line. */
-  private ResultReader explain(ValidatedStatement statement, String text, QueryResources resources,
-      Function<Throwable, RuntimeException> failures) {
-    List<Object> lines = List.of((Object[]) text.split("\n"));
-    return new ResultReader(statement.resultSchema(),
-        new RowBatches(() -> Linq4j.iterableEnumerator(lines), batchSize, () -> { }, resources.guard()), resources,
-        failures);
   }
 }

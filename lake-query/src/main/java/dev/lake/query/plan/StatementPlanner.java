@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.function.Supplier;
@@ -211,21 +210,24 @@ public final class StatementPlanner {
     try {
       StatementPlan plan = plan(statement, parameters);
       if (statement.explain()) {
-        return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.of(plan.explain()));
+        return new CompiledPlan.Explain(plan, plan.explain());
       }
       Engine engine = plan.engine();
-      if (engine instanceof Engine.PassThroughScan || engine instanceof Engine.Vectorized) {
-        return new CompiledPlan(plan, Optional.empty(), Optional.empty(), Optional.empty());
+      if (engine instanceof Engine.PassThroughScan) {
+        return new CompiledPlan.PassThrough(plan, ((Engine.PassThroughScan) engine).scan());
+      }
+      if (engine instanceof Engine.Vectorized) {
+        Engine.Vectorized vectorized = (Engine.Vectorized) engine;
+        return new CompiledPlan.Vectorized(plan, vectorized.statement(), vectorized.plan());
       }
       if (engine instanceof Engine.LanceSql) {
         // Lance runs the whole statement; Calcite's code for its run-time fall-back is compiled only if Lance ever
         // rejects it.
         EnumerableRel fallback = (EnumerableRel) ((Engine.LanceSql) engine).pushed().getInput();
-        return new CompiledPlan(plan, Optional.empty(), Optional.of(new Once<>(() -> compileLater(fallback))),
-            Optional.empty());
+        return new CompiledPlan.LanceSql(plan, ((Engine.LanceSql) engine).statement(),
+            new Once<>(() -> compileLater(fallback)));
       }
-      return new CompiledPlan(plan, Optional.of(code(((Engine.Enumerable) engine).plan())), Optional.empty(),
-          Optional.empty());
+      return new CompiledPlan.Enumerable(plan, code(((Engine.Enumerable) engine).plan()));
     } finally {
       this.guard = new QueryGuard();
       // Keep nothing of this execution's search: a cached planner is reused for the next one.

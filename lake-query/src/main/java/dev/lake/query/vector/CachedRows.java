@@ -6,11 +6,10 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * The rows of a {@link CachedScan} over a table's cached columns, in the row runtime's representation
- * ({@link ResultRows#value}), produced a 4,096-row chunk at a time as they are consumed: fragment by fragment, each
- * chunk filtered, then its selected rows converted.
+ * The rows of a {@link CachedScan} over a table's cached columns, produced a 4,096-row chunk at a time as they are
+ * consumed: fragment by fragment, each chunk filtered, its selected rows a {@link VectorResult} of the scan's types.
  */
-final class CachedRows implements Iterator<Object[]> {
+final class CachedRows implements Iterator<VectorResult> {
   private static final int CHUNK_ROWS = 4_096;
 
   private final CachedScan scan;
@@ -19,9 +18,7 @@ final class CachedRows implements Iterator<Object[]> {
   private final Map<Integer, CachedColumn[]> columns;
   private int fragment;
   private int start;
-  private Col[] chunk;
-  private int chunkRows;
-  private int row;
+  private VectorResult chunk;
 
   CachedRows(CachedScan scan, List<VectorPlan.Output> types, List<Integer> fragments,
       Map<Integer, CachedColumn[]> columns) {
@@ -33,7 +30,7 @@ final class CachedRows implements Iterator<Object[]> {
 
   @Override
   public boolean hasNext() {
-    while (chunk == null || row >= chunkRows) {
+    while (chunk == null || chunk.rowCount() == 0) {
       if (!nextChunk()) {
         return false;
       }
@@ -42,15 +39,12 @@ final class CachedRows implements Iterator<Object[]> {
   }
 
   @Override
-  public Object[] next() {
+  public VectorResult next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    Object[] out = new Object[chunk.length];
-    for (int c = 0; c < out.length; c++) {
-      out[c] = ResultRows.value(chunk[c], row, types.get(c));
-    }
-    row++;
+    VectorResult out = chunk;
+    chunk = null;
     return out;
   }
 
@@ -71,12 +65,7 @@ final class CachedRows implements Iterator<Object[]> {
       if (scan.filter().isPresent()) {
         batch = scan.filter().get().apply(batch);
       }
-      chunk = new Col[scan.outputs()];
-      for (int c = 0; c < chunk.length; c++) {
-        chunk[c] = batch.column(c);
-      }
-      chunkRows = batch.size();
-      row = 0;
+      chunk = VectorResult.rows(batch, types.subList(0, scan.outputs()));
       return true;
     }
     return false;

@@ -42,8 +42,8 @@ public final class VectorExecutor {
     this.batchSize = batchSize;
   }
 
-  /** The result rows, in the row runtime's representation ({@link ResultRows}). */
-  public List<Object[]> run(VectorPlan plan, FragmentScans scans) throws Exception {
+  /** The result, column by column, sorted and cut ({@link VectorResult}: written into Arrow batches from there). */
+  public VectorResult run(VectorPlan plan, FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     if (cacheable(plan, scans, fragments)) {
       return runCached(plan, scans, fragments);
@@ -95,11 +95,11 @@ public final class VectorExecutor {
   }
 
   /**
-   * The rows of {@code scan} from cached columns (loaded first where missing), filtered here, as the row runtime's
-   * values of {@code types}; produced as they are consumed. Check {@link #cacheable} first.
+   * The rows of {@code scan} from cached columns (loaded first where missing), filtered here, in chunks whose
+   * columns are given as {@code types} say; produced as they are consumed. Check {@link #cacheable} first.
    */
-  public java.util.Iterator<Object[]> scanRows(CachedScan scan, List<VectorPlan.Output> types, FragmentScans scans)
-      throws Exception {
+  public java.util.Iterator<VectorResult> scanChunks(CachedScan scan, List<VectorPlan.Output> types,
+      FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     return new CachedRows(scan, types, fragments, cachedColumns(scan.columns(), scans, fragments));
   }
@@ -135,7 +135,7 @@ public final class VectorExecutor {
    * One pass over every fragment's cached columns (missing ones loaded from Lance first, a fragment per worker), the
    * scan condition evaluated here, splits of {@link VectorRuntime#splitRows()} rows aggregated in parallel.
    */
-  private List<Object[]> runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments) throws Exception {
+  private VectorResult runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments) throws Exception {
     List<Op> before = new ArrayList<>(plan.before());
     plan.scanFilter().ifPresent(filter -> before.add(0, filter));
     Map<Integer, CachedColumn[]> columns = cachedColumns(plan.columns(), scans, fragments);
@@ -256,7 +256,7 @@ public final class VectorExecutor {
   }
 
   /** Runs the partial aggregations, merges them, then the operators after the aggregate and the sort. */
-  private List<Object[]> aggregate(VectorPlan plan, FragmentScans scans, List<Callable<HashAggregate>> tasks)
+  private VectorResult aggregate(VectorPlan plan, FragmentScans scans, List<Callable<HashAggregate>> tasks)
       throws Exception {
     try (HashAggregate total = newAggregate(plan, scans)) {
       parallel(tasks, partial -> {
@@ -268,7 +268,7 @@ public final class VectorExecutor {
       for (Op op : plan.after()) {
         grouped = op.apply(grouped);
       }
-      return ResultRows.of(grouped, plan);
+      return VectorResult.of(grouped, plan);
     }
   }
 

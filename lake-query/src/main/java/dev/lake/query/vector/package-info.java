@@ -11,8 +11,14 @@
  * Inner equi-joins on the way from the scan to the aggregate are {@link dev.lake.query.vector.Op.Probe}s of
  * {@link dev.lake.query.vector.JoinTable}s that each execution builds from the other join inputs first.
  *
- * <p>Rule: this package imports nothing of Calcite. It knows Arrow, Lance's scans and its own plan
- * ({@link dev.lake.query.vector.VectorPlan}); turning Calcite's relational algebra and row expressions into that plan
- * is the planner's job (dev.lake.query.plan).
+ * <p>Results stay columnar: a plan's result is a {@link dev.lake.query.vector.VectorResult} (its columns, sorted and
+ * cut as a row order), written into Arrow vectors of the statement's result types
+ * ({@link dev.lake.query.vector.VectorResult#fill}).
+ *
+ * <p>Rules (lake-query's {@code ArchitectureRulesTest}): this package imports nothing of Calcite, and no method of it
+ * returns rows ({@code Object[]}, lists or iterators of them). It knows Arrow, Lance's scans and its own plan
+ * ({@link dev.lake.query.vector.VectorPlan}); turning Calcite's relational algebra and row expressions into that plan,
+ * and a result into Calcite's rows where a Calcite operator consumes it, is the planner's job (dev.lake.query.plan,
+ * {@code plan.vector.VectorRows}).
  */
 package dev.lake.query.vector;

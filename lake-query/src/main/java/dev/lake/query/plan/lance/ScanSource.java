@@ -52,6 +52,12 @@ public interface ScanSource {
   Enumerable<Object> vectorRows(dev.lake.query.vector.VectorPlan plan, RowShape shape);
 
   /**
+   * Runs a subtree compiled for lake's vectorized executor on this table: its result, column by column (a statement
+   * the executor runs whole writes it into its Arrow batches as it is).
+   */
+  dev.lake.query.vector.VectorResult vectorResult(dev.lake.query.vector.VectorPlan plan);
+
+  /**
    * The executing statement's allocator: operators charge their Java-heap state to it, so the query's memory limit
    * bounds them (a vectorized join's build sides).
    */

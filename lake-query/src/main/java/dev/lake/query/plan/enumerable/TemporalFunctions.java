@@ -2,7 +2,6 @@ package dev.lake.query.plan.enumerable;
 
 import dev.lake.query.model.InexactResultException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -10,10 +9,10 @@ import java.time.ZoneOffset;
 import org.apache.calcite.linq4j.function.Strict;
 
 /**
- * What Calcite's generated code calls where its own runtime would lose exactness ({@link ExactRuntime} puts the
- * calls in): temporal values held in the unit of their precision (a long of micro- or nanoseconds for TIMESTAMP(p)
- * and TIME(p) with p > 3; milliseconds otherwise), and decimal division and casts rounded half-up at the result
- * scale with an error where the result does not fit its type. A null argument gives null (strict).
+ * What Calcite's generated code calls for temporal values held in the unit of their precision (a long of micro- or
+ * nanoseconds for TIMESTAMP(p) and TIME(p) with p > 3; milliseconds otherwise), where its own runtime would compute
+ * in milliseconds ({@link TemporalRewrites} puts the calls in, by this class and the method's name). A null argument
+ * gives null (strict).
  *
  * <p>Temporal arguments name their unit as units per second ({@code ups}: 1,000, 1,000,000 or 1,000,000,000);
  * {@code keep} is the granularity the result's precision keeps, in result units (1 unless the precision is below
@@ -21,13 +20,10 @@ import org.apache.calcite.linq4j.function.Strict;
  * time zone).
  */
 @Strict
-public final class ExactFunctions {
+public final class TemporalFunctions {
   private static final long SECONDS_PER_DAY = 86_400L;
 
-  private ExactFunctions() {}
-
-  // ------------------------------------------------------------------------------------------------------------
-  // Temporal
+  private TemporalFunctions() {}
 
   /** A timestamp or time of day in another unit (truncated to {@code keep} when the unit is coarser). */
   public static long rescale(long value, long fromUps, long toUps, long keep) {
@@ -184,78 +180,5 @@ public final class ExactFunctions {
 
   private static String echo(String text) {
     return text.length() <= 60 ? text : text.substring(0, 60) + "...";
-  }
-
-  // ------------------------------------------------------------------------------------------------------------
-  // Decimal
-
-  /** {@code x / y} rounded half-up at {@code scale}; division by zero and results beyond the precision fail. */
-  public static BigDecimal divide(BigDecimal x, BigDecimal y, int precision, int scale) {
-    if (y.signum() == 0) {
-      throw new InexactResultException("division by zero");
-    }
-    return fits(x.divide(y, scale, RoundingMode.HALF_UP), precision, scale);
-  }
-
-  /** CAST of a decimal (or an integer) to DECIMAL(precision, scale), rounded half-up. */
-  public static BigDecimal toDecimal(BigDecimal value, int precision, int scale) {
-    return fits(value.setScale(scale, RoundingMode.HALF_UP), precision, scale);
-  }
-
-  /** CAST of a DOUBLE to DECIMAL(precision, scale): its shortest decimal form rounded half-up. */
-  public static BigDecimal doubleToDecimal(double value, int precision, int scale) {
-    if (!Double.isFinite(value)) {
-      throw new InexactResultException("cannot cast " + value + " to DECIMAL(" + precision + ", " + scale + ")");
-    }
-    return toDecimal(BigDecimal.valueOf(value), precision, scale);
-  }
-
-  /** CAST of text to DECIMAL(precision, scale), rounded half-up. */
-  public static BigDecimal stringToDecimal(String value, int precision, int scale) {
-    BigDecimal parsed;
-    try {
-      parsed = new BigDecimal(value.trim());
-    } catch (NumberFormatException e) {
-      throw new InexactResultException("cannot cast '" + echo(value) + "' to DECIMAL(" + precision + ", " + scale
-          + ")");
-    }
-    return toDecimal(parsed, precision, scale);
-  }
-
-  /** CAST of a decimal to BIGINT, rounded half-up; beyond BIGINT fails. */
-  public static long decimalToLong(BigDecimal value) {
-    return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT");
-  }
-
-  /** CAST of a decimal to INTEGER, rounded half-up. */
-  public static int decimalToInt(BigDecimal value) {
-    return (int) integer(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "INTEGER");
-  }
-
-  /** CAST of a decimal to SMALLINT, rounded half-up. */
-  public static short decimalToShort(BigDecimal value) {
-    return (short) integer(value, Short.MIN_VALUE, Short.MAX_VALUE, "SMALLINT");
-  }
-
-  /** CAST of a decimal to TINYINT, rounded half-up. */
-  public static byte decimalToByte(BigDecimal value) {
-    return (byte) integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT");
-  }
-
-  private static long integer(BigDecimal value, long min, long max, String type) {
-    BigDecimal rounded = value.setScale(0, RoundingMode.HALF_UP);
-    if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {
-      throw new InexactResultException(type + " overflow: " + rounded.toPlainString() + " is out of " + type
-          + "'s range");
-    }
-    return rounded.longValueExact();
-  }
-
-  private static BigDecimal fits(BigDecimal value, int precision, int scale) {
-    if (value.signum() != 0 && value.precision() - value.scale() > precision - scale) {
-      throw new InexactResultException("DECIMAL(" + precision + ", " + scale + ") overflow: "
-          + value.toPlainString() + " has more than " + (precision - scale) + " integer digits");
-    }
-    return value;
   }
 }

@@ -1,0 +1,90 @@
+package dev.lake.query.plan.enumerable;
+
+import dev.lake.query.model.InexactResultException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import org.apache.calcite.linq4j.function.Strict;
+
+/**
+ * What Calcite's generated code calls for decimal division and casts ({@link DecimalRewrites} puts the calls in, by
+ * this class and the method's name): rounded half-up at the result scale, with an error where the result does not
+ * fit its type. A null argument gives null (strict).
+ */
+@Strict
+public final class DecimalFunctions {
+  private DecimalFunctions() {}
+
+  /** {@code x / y} rounded half-up at {@code scale}; division by zero and results beyond the precision fail. */
+  public static BigDecimal divide(BigDecimal x, BigDecimal y, int precision, int scale) {
+    if (y.signum() == 0) {
+      throw new InexactResultException("division by zero");
+    }
+    return fits(x.divide(y, scale, RoundingMode.HALF_UP), precision, scale);
+  }
+
+  /** CAST of a decimal (or an integer) to DECIMAL(precision, scale), rounded half-up. */
+  public static BigDecimal toDecimal(BigDecimal value, int precision, int scale) {
+    return fits(value.setScale(scale, RoundingMode.HALF_UP), precision, scale);
+  }
+
+  /** CAST of a DOUBLE to DECIMAL(precision, scale): its shortest decimal form rounded half-up. */
+  public static BigDecimal doubleToDecimal(double value, int precision, int scale) {
+    if (!Double.isFinite(value)) {
+      throw new InexactResultException("cannot cast " + value + " to DECIMAL(" + precision + ", " + scale + ")");
+    }
+    return toDecimal(BigDecimal.valueOf(value), precision, scale);
+  }
+
+  /** CAST of text to DECIMAL(precision, scale), rounded half-up. */
+  public static BigDecimal stringToDecimal(String value, int precision, int scale) {
+    BigDecimal parsed;
+    try {
+      parsed = new BigDecimal(value.trim());
+    } catch (NumberFormatException e) {
+      throw new InexactResultException("cannot cast '" + echo(value) + "' to DECIMAL(" + precision + ", " + scale
+          + ")");
+    }
+    return toDecimal(parsed, precision, scale);
+  }
+
+  /** CAST of a decimal to BIGINT, rounded half-up; beyond BIGINT fails. */
+  public static long decimalToLong(BigDecimal value) {
+    return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT");
+  }
+
+  /** CAST of a decimal to INTEGER, rounded half-up. */
+  public static int decimalToInt(BigDecimal value) {
+    return (int) integer(value, Integer.MIN_VALUE, Integer.MAX_VALUE, "INTEGER");
+  }
+
+  /** CAST of a decimal to SMALLINT, rounded half-up. */
+  public static short decimalToShort(BigDecimal value) {
+    return (short) integer(value, Short.MIN_VALUE, Short.MAX_VALUE, "SMALLINT");
+  }
+
+  /** CAST of a decimal to TINYINT, rounded half-up. */
+  public static byte decimalToByte(BigDecimal value) {
+    return (byte) integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT");
+  }
+
+  private static long integer(BigDecimal value, long min, long max, String type) {
+    BigDecimal rounded = value.setScale(0, RoundingMode.HALF_UP);
+    if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {
+      throw new InexactResultException(type + " overflow: " + rounded.toPlainString() + " is out of " + type
+          + "'s range");
+    }
+    return rounded.longValueExact();
+  }
+
+  private static BigDecimal fits(BigDecimal value, int precision, int scale) {
+    if (value.signum() != 0 && value.precision() - value.scale() > precision - scale) {
+      throw new InexactResultException("DECIMAL(" + precision + ", " + scale + ") overflow: "
+          + value.toPlainString() + " has more than " + (precision - scale) + " integer digits");
+    }
+    return value;
+  }
+
+  private static String echo(String text) {
+    return text.length() <= 60 ? text : text.substring(0, 60) + "...";
+  }
+}

@@ -1,0 +1,85 @@
+package dev.lake.query.plan.enumerable;
+
+import dev.lake.query.model.QueryRejectedException;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Makes the expressions of one physical plan exact (see {@link ExactRuntime}): dispatches each call to the rewrite
+ * that owns it — fine temporal values to {@link TemporalRewrites}, DECIMAL division and casts to
+ * {@link DecimalRewrites} — and turns integer {@code + - *} into Calcite's checked operators, which fail on overflow
+ * instead of wrapping.
+ */
+final class ExactExpressions extends RexShuttle {
+  private final RexBuilder rexBuilder;
+  private final TemporalRewrites temporal;
+  private final DecimalRewrites decimal;
+
+  ExactExpressions(RexBuilder rexBuilder) {
+    this.rexBuilder = rexBuilder;
+    this.temporal = new TemporalRewrites(rexBuilder);
+    this.decimal = new DecimalRewrites(rexBuilder);
+  }
+
+  @Override
+  public RexNode visitLiteral(RexLiteral literal) {
+    return TemporalRewrites.fine(literal.getType()) ? temporal.literal(literal) : literal;
+  }
+
+  @Override
+  public RexNode visitCall(RexCall original) {
+    if (original.getKind() == SqlKind.SEARCH && TemporalRewrites.fine(original.getOperands().get(0).getType())) {
+      return RexUtil.expandSearch(rexBuilder, null, original).accept(this);
+    }
+    RexCall call = (RexCall) super.visitCall(original);
+    SqlKind kind = call.getKind();
+    if (kind == SqlKind.CAST) {
+      RexNode operand = call.getOperands().get(0);
+      return TemporalRewrites.fine(operand.getType()) || TemporalRewrites.fine(call.getType())
+          ? temporal.cast(call, operand, operand.getType(), call.getType()) : decimal.cast(call);
+    }
+    if (kind == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+      return decimal.divide(call, call.getType());
+    }
+    RexNode checked = checkedInteger(call);
+    if (checked != null) {
+      return checked;
+    }
+    boolean fineOperands = TemporalRewrites.fineIn(call.getOperands());
+    if (!fineOperands && !TemporalRewrites.fine(call.getType())) {
+      return call;
+    }
+    RexNode exact = temporal.call(call, fineOperands);
+    if (exact != null) {
+      return exact;
+    }
+    throw new QueryRejectedException(describe(call) + " cannot be computed exactly over TIMESTAMP/TIME values of"
+        + " precision above 3 yet; CAST the argument to TIMESTAMP(3) or TIME(3) first if milliseconds suffice");
+  }
+
+  /** Integer {@code + - *} and negation as Calcite's checked operators (they fail on overflow), or null. */
+  private RexNode checkedInteger(RexCall call) {
+    if (!SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName())) {
+      return null;
+    }
+    SqlKind kind = call.getKind();
+    SqlOperator checked = kind == SqlKind.PLUS ? SqlStdOperatorTable.CHECKED_PLUS
+        : kind == SqlKind.MINUS ? SqlStdOperatorTable.CHECKED_MINUS
+        : kind == SqlKind.TIMES ? SqlStdOperatorTable.CHECKED_MULTIPLY
+        : kind == SqlKind.MINUS_PREFIX ? SqlStdOperatorTable.CHECKED_UNARY_MINUS : null;
+    return checked == null ? null : rexBuilder.makeCall(call.getType(), checked, call.getOperands());
+  }
+
+  static String describe(RexCall call) {
+    String name = call.getOperator().getName();
+    return name.isEmpty() ? call.getKind().toString() : name;
+  }
+}
