@@ -2,7 +2,10 @@ package dev.lake.engine;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -12,8 +15,13 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.fragment.DataFile;
+import org.lance.fragment.DeletionFile;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.schema.LanceField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +43,8 @@ final class LanceTableSnapshot implements TableSnapshot {
   private final Set<TrackedReader> openReaders = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object lock = new Object();
+  /** {@link #fragmentKey} of each fragment, read on first use. */
+  private volatile Map<Integer, String> fragmentKeys;
 
   LanceTableSnapshot(LanceLocation location, long version, Tracked<Dataset> dataset, BufferAllocator allocator,
       OpenHandles handles) {
@@ -98,6 +108,62 @@ final class LanceTableSnapshot implements TableSnapshot {
             LanceErrors.Input.NONE);
       }
     }
+  }
+
+  @Override
+  public String fragmentKey(int fragment) {
+    Map<Integer, String> keys = fragmentKeys;
+    if (keys == null) {
+      keys = readFragmentKeys();
+      fragmentKeys = keys;
+    }
+    String key = keys.get(fragment);
+    if (key == null) {
+      throw new IllegalArgumentException("version " + version + " has no fragment " + fragment);
+    }
+    return key;
+  }
+
+  /** Every fragment's key, from the opened manifest (a version's fragments never change: read once). */
+  private Map<Integer, String> readFragmentKeys() {
+    checkOpen();
+    synchronized (lock) {
+      checkOpen();
+      try {
+        StringBuilder schemaIds = new StringBuilder();
+        for (LanceField field : dataset.get().getLanceSchema().fields()) {
+          schemaIds.append(field.getName()).append('=').append(field.getId()).append(':').append(field.getType())
+              .append(',');
+        }
+        Map<Integer, String> keys = new HashMap<>();
+        for (Fragment fragment : dataset.get().getFragments()) {
+          FragmentMetadata metadata = fragment.metadata();
+          keys.put(metadata.getId(), fragmentKey(metadata, schemaIds));
+        }
+        return Map.copyOf(keys);
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("reading fragment metadata of version " + version, location, e,
+            LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  private String fragmentKey(FragmentMetadata metadata, CharSequence schemaIds) {
+    StringBuilder key = new StringBuilder(location.location()).append("\u0000").append(schemaIds)
+        .append("\u0000fragment=").append(metadata.getId()).append(" rows=").append(metadata.getPhysicalRows());
+    for (DataFile file : metadata.getFiles()) {
+      key.append(" file=").append(file.getPath()).append('@').append(file.getBaseId().map(String::valueOf).orElse(""))
+          .append(Arrays.toString(file.getFields())).append(Arrays.toString(file.getColumnIndices()));
+    }
+    DeletionFile deletions = metadata.getDeletionFile();
+    if (deletions == null) {
+      key.append(" deletions=none");
+    } else {
+      key.append(" deletions=").append(deletions.getId()).append('-').append(deletions.getReadVersion()).append('-')
+          .append(deletions.getFileType()).append('@')
+          .append(deletions.getBaseId().map(String::valueOf).orElse(""));
+    }
+    return key.toString();
   }
 
   @Override

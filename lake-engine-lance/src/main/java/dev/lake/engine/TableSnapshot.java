@@ -38,6 +38,16 @@ public interface TableSnapshot extends AutoCloseable {
   long fragmentRows(int fragment);
 
   /**
+   * What identifies the rows one fragment of this version holds, for caches that outlive a version: the table's
+   * location, the fragment's data files (their paths are unique and a data file is never rewritten), the schema's
+   * field ids of those files, and its deletion file (id, read version and type), or that it has none. Two versions
+   * whose fragment has the same key hold the same rows in it; an append keeps the keys of the fragments it did not
+   * touch, a delete, overwrite or compaction gives new keys to what it changed (an overwrite restarts fragment ids, so
+   * the id alone is not enough). No I/O beyond the opened manifest.
+   */
+  String fragmentKey(int fragment);
+
+  /**
    * Like {@link #scan}, over the given fragments only (to scan fragments, or row ranges of them, in parallel).
    *
    * @param fragments fragment ids from {@link #fragmentIds()}

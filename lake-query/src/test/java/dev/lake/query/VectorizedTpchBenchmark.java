@@ -133,4 +133,32 @@ class VectorizedTpchBenchmark extends LakeTestSupport {
       lance.close();
     }
   }
+
+  /**
+   * Where a cold run's time goes: each query's prepare (parse, validate, optimize, distinct-value estimates) and
+   * execute (dataset opens, scans, the column cache filling) on a fresh query service, then the same on the warm
+   * one, and after a fresh service over the warm engine again.
+   */
+  @Test
+  void coldFirstRuns() {
+    int[] queries = Arrays.stream(System.getProperty("lake.bench.queries", "1,6").split(","))
+        .mapToInt(q -> Integer.parseInt(q.trim())).toArray();
+    for (String phase : List.of("cold service", "warm service", "fresh service again")) {
+      if (!phase.startsWith("warm")) {
+        service.close();
+        service = new QueryService(catalog, engine, options(),
+            dev.lake.query.vector.VectorRuntime.forCores(new dev.lake.query.vector.ColumnCache(1L << 30)));
+      }
+      for (int query : queries) {
+        String sql = TpchTestData.query(query);
+        long start = System.nanoTime();
+        PreparedQuery prepared = service.prepare(sql);
+        long planned = System.nanoTime();
+        collect(service.execute(sql, prepared.pins(), List.of(), allocator));
+        long done = System.nanoTime();
+        System.out.printf("%s Q%d prepare %.1f ms, execute %.1f ms%n", phase, query, (planned - start) / 1e6,
+            (done - planned) / 1e6);
+      }
+    }
+  }
 }

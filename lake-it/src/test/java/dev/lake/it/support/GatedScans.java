@@ -87,6 +87,11 @@ public final class GatedScans extends ForwardingTableEngine {
       }
 
       @Override
+      public String fragmentKey(int fragment) {
+        return snapshot.fragmentKey(fragment);
+      }
+
+      @Override
       public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
           long offset, Optional<Long> limit, int batchSize) {
         return new Gated(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize), allocator);

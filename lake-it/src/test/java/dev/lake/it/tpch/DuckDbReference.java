@@ -34,6 +34,36 @@ public final class DuckDbReference implements AutoCloseable {
     return new DuckDbReference(connection);
   }
 
+  /**
+   * A fresh in-memory database using {@code threads} threads whose tables are views over the Parquet files
+   * {@link #exportParquet} wrote to {@code directory} (DuckDB reads the files on every query).
+   */
+  public static DuckDbReference overParquet(int threads, java.nio.file.Path directory, List<String> tables)
+      throws SQLException {
+    DuckDbReference duckDb = open(threads);
+    try (Statement statement = duckDb.connection.createStatement()) {
+      for (String table : tables) {
+        statement.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet('"
+            + parquetFile(directory, table) + "')");
+      }
+    } catch (SQLException e) {
+      duckDb.close();
+      throw e;
+    }
+    return duckDb;
+  }
+
+  /** Writes table {@code name} to {@code directory}/{@code name}.parquet with DuckDB's COPY. */
+  public void exportParquet(java.nio.file.Path directory, String name) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("COPY " + name + " TO '" + parquetFile(directory, name) + "' (FORMAT PARQUET)");
+    }
+  }
+
+  private static String parquetFile(java.nio.file.Path directory, String table) {
+    return directory.resolve(table + ".parquet").toAbsolutePath().toString().replace("'", "''");
+  }
+
   /** Creates table {@code name} with every batch of {@code data} (consumed and closed). */
   public void load(String name, ArrowReader data, BufferAllocator allocator) throws SQLException {
     try (ArrowReader reader = data; ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);

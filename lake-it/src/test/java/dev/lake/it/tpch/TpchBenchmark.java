@@ -24,18 +24,24 @@ import org.apache.arrow.memory.RootAllocator;
 /**
  * {@code bin/lake bench tpch --sf 1}: TPC-H through a real lake server against DuckDB on the same data, in the same
  * run. Generates the tables, loads them into lake through Flight bulk ingest (timed against a direct Lance write of
- * the same batches) and into DuckDB from the same batches, then runs the 22 queries interleaved — DuckDB, lake through
- * the JDBC driver, lake through FlightSqlClient (and Lance's own SQL for queries lake pushes down whole) — a warm-up
- * then medians of {@code --runs}, each run capped at {@code --cap-seconds} — after checking each answer against
- * DuckDB's, decimals correctly rounded at their declared scale ({@link Answers}). Also measures SELECT * through
- * FlightSqlClient against a raw Lance scan and the warm time to the first batch. Prints the figures and writes them
- * to {@code --out} (default {@code verification/bench-tpch.md}).
+ * the same batches) and into DuckDB from the same batches, and has DuckDB write them as Parquet files (COPY). Then
+ * restarts the lake server over the loaded data and runs each query once (the cold column, next to DuckDB's first run
+ * over the Parquet files in a fresh connection); then runs the 22 queries interleaved — DuckDB in memory, DuckDB over
+ * the Parquet files, lake through the JDBC driver, lake through FlightSqlClient (and Lance's own SQL for queries lake
+ * pushes down whole) — a warm-up then medians of {@code --runs}, each run capped at {@code --cap-seconds} — after
+ * checking each answer against DuckDB's, decimals correctly rounded at their declared scale ({@link Answers}); then
+ * ingests a small batch into lineitem and runs each query once more (the after-append column). Also measures
+ * SELECT * through FlightSqlClient against a raw Lance scan and the warm time to the first batch. Prints the figures
+ * and writes them to {@code --out} (default {@code verification/bench-tpch.md}), with {@code uptime} at the start
+ * and end and the process's peak RSS.
  *
  * <p>Options: {@code --sf} scale factor (default 1), {@code --runs} (5), {@code --cap-seconds} (60),
  * {@code --duckdb-threads} (2), {@code --batch-rows} (65536), {@code --work} (a fresh directory under
  * {@code target/bench}), {@code --out}.
  */
 public final class TpchBenchmark {
+  /** The after-append column's ingest: lineitem at this scale factor (about 6,000 rows). */
+  private static final double APPEND_SCALE = 0.001;
   private static final Pattern LANCE_SQL = Pattern.compile("LanceSqlScan\\(table=\\[(\\w+)\\].*sql=\\[(.*)\\]\\)");
 
   private final BenchmarkOptions options;
@@ -55,18 +61,68 @@ public final class TpchBenchmark {
 
   private void run() throws Exception {
     Files.createDirectories(options.work());
+    report.uptime(true);
+    Path lakeData = options.work().resolve("lake");
+    Path parquet = Files.createDirectories(options.work().resolve("parquet"));
+    List<String> tables = TpchTable.getTables().stream().map(TpchTable::getTableName).toList();
     try (BufferAllocator allocator = new RootAllocator();
-        LakeTestServer server = LakeTestServer.start(options.work().resolve("lake"));
-        FlightTestClient client = server.client();
-        DuckDbReference duckDb = DuckDbReference.open(options.duckDbThreads());
-        Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
-      load(allocator, server, client, duckDb);
-      queries(allocator, server, client, duckDb, jdbc);
-      if (!options.partial()) {
-        selectStar(allocator, server, client);
+        DuckDbReference duckDb = DuckDbReference.open(options.duckDbThreads())) {
+      try (LakeTestServer server = LakeTestServer.start(lakeData); FlightTestClient client = server.client()) {
+        load(allocator, server, client, duckDb);
+      }
+      long exported = BenchClock.time(() -> {
+        for (String table : tables) {
+          duckDb.exportParquet(parquet, table);
+        }
+        return null;
+      });
+      BenchmarkReport.log("DuckDB wrote the tables as Parquet in " + exported / 1_000_000 + " ms");
+      // A freshly started server over the loaded data (same JVM: the JIT is warm, lake's and Lance's state is not).
+      try (LakeTestServer server = LakeTestServer.start(lakeData); FlightTestClient client = server.client();
+          Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
+        cold(jdbc, parquet, tables);
+        try (DuckDbReference onParquet = DuckDbReference.overParquet(options.duckDbThreads(), parquet, tables)) {
+          queries(allocator, server, client, duckDb, onParquet, jdbc);
+        }
+        afterAppend(allocator, client, jdbc);
+        if (!options.partial()) {
+          selectStar(allocator, server, client);
+        }
       }
     }
+    report.uptime(false);
     report.write();
+  }
+
+  /**
+   * Each query's first run on a freshly started server (dataset opens, statistics, an empty column cache), next to
+   * DuckDB's first run over the Parquet files in a fresh connection.
+   */
+  private void cold(Connection jdbc, Path parquet, List<String> tables) throws Exception {
+    try (DuckDbReference coldDuck = DuckDbReference.overParquet(options.duckDbThreads(), parquet, tables)) {
+      for (int query : options.queries()) {
+        String sql = TpchQueries.sql(query);
+        long lake = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+        long duck = BenchClock.time(() -> coldDuck.drain(sql));
+        report.cold(query, lake, duck);
+        BenchmarkReport.log("cold Q" + query + " lake " + lake / 1_000_000 + " ms, DuckDB Parquet "
+            + duck / 1_000_000 + " ms");
+      }
+    }
+  }
+
+  /** A small ingest into lineitem (a new version), then each query's first run, compared with the warm runs. */
+  private void afterAppend(BufferAllocator allocator, FlightTestClient client, Connection jdbc) throws Exception {
+    long appended = client.ingest("lineitem", TpchArrow.reader(TpchTable.LINE_ITEM, APPEND_SCALE,
+        options.batchRows(), allocator), FlightTestClient.append(), Map.of());
+    report.appended(appended);
+    BenchmarkReport.log("appended " + appended + " rows to lineitem");
+    for (int query : options.queries()) {
+      String sql = TpchQueries.sql(query);
+      long first = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+      report.afterAppend(query, first);
+      BenchmarkReport.log("after append Q" + query + " " + first / 1_000_000 + " ms");
+    }
   }
 
   private void load(BufferAllocator allocator, LakeTestServer server, FlightTestClient client, DuckDbReference duckDb)
@@ -103,7 +159,7 @@ public final class TpchBenchmark {
   }
 
   private void queries(BufferAllocator allocator, LakeTestServer server, FlightTestClient client,
-      DuckDbReference duckDb, Connection jdbc) throws Exception {
+      DuckDbReference duckDb, DuckDbReference onParquet, Connection jdbc) throws Exception {
     long cap = options.capSeconds() * 1_000_000_000L;
     for (int query : options.queries()) {
       String sql = TpchQueries.sql(query);
@@ -123,6 +179,7 @@ public final class TpchBenchmark {
 
       List<BenchClock.Timed> engines = new ArrayList<>();
       engines.add(new BenchClock.Timed("duckdb", () -> duckDb.drain(sql)));
+      engines.add(new BenchClock.Timed("duckdb-parquet", () -> onParquet.drain(sql)));
       engines.add(new BenchClock.Timed("lake-jdbc", () -> jdbcDrain(jdbc, sql)));
       engines.add(new BenchClock.Timed("lake-flight", () -> flightDrain(client, sql)));
       if (lanceSql != null) {

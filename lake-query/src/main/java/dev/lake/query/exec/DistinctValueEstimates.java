@@ -5,7 +5,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.plan.lance.ColumnStatistics;
 import dev.lake.query.plan.lance.ScanSource;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.OptionalDouble;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -16,8 +18,11 @@ import org.slf4j.LoggerFactory;
  * Distinct-value estimates of stored columns, computed by Lance's SQL engine ({@code approx_distinct}, a HyperLogLog
  * sketch: tens of milliseconds per million rows for one integer column; a set of columns is sketched as their
  * {@code concat_ws} text) the first time the planner asks about those columns of a pinned version, and kept for the
- * life of the query service — a version never changes. Columns it cannot estimate (a type the function does not
- * take, a failure) stay unknown, and that answer is kept too. Thread-safe.
+ * life of the query service — a version never changes. A new version whose fragments include every fragment of the
+ * last estimated one unchanged (same {@link TableSnapshot#fragmentKey}: an append) and which has at most 10% more
+ * rows reuses that estimate instead of sketching the table again: an estimate only steers plans, and an append must not
+ * make the next query pay for statistics again. Columns it cannot estimate (a type the function does not take, a
+ * failure) stay unknown, and that answer is kept too. Thread-safe.
  */
 public final class DistinctValueEstimates {
   private static final Logger LOG = LoggerFactory.getLogger(DistinctValueEstimates.class);
@@ -26,15 +31,49 @@ public final class DistinctValueEstimates {
 
   private final Cache<Key, Double> estimates = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
+  /** The last sketched estimate of a table's columns: its version's fragment keys and rows. */
+  private final Cache<TableColumns, Sketched> sketched = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
+
   private record Key(String location, long version, List<String> columns) {}
+
+  private record TableColumns(String location, List<String> columns) {}
+
+  private record Sketched(long version, Set<String> fragments, long rows, double estimate) {}
 
   /** The statistics of one opened snapshot, estimating on demand with the statement's resources. */
   ColumnStatistics of(TableSnapshot snapshot, QueryResources resources) {
     return columns -> {
       Double estimate = estimates.get(new Key(snapshot.location(), snapshot.version(), List.copyOf(columns)),
-          key -> estimate(snapshot, resources, key.columns()));
+          key -> reusedOrEstimated(snapshot, resources, key.columns()));
       return estimate == null || estimate < 0 ? OptionalDouble.empty() : OptionalDouble.of(estimate);
     };
+  }
+
+  private double reusedOrEstimated(TableSnapshot snapshot, QueryResources resources, List<String> columns) {
+    TableColumns table = new TableColumns(snapshot.location(), columns);
+    Sketched last = sketched.getIfPresent(table);
+    try {
+      Set<String> fragments = new HashSet<>();
+      for (int fragment : snapshot.fragmentIds()) {
+        fragments.add(snapshot.fragmentKey(fragment));
+      }
+      long rows = snapshot.countRows();
+      if (last != null && last.version() < snapshot.version() && fragments.containsAll(last.fragments())
+          && rows >= last.rows() && rows - last.rows() <= last.rows() / 10) {
+        LOG.debug("column statistics reused location={} version={} columns={} from version={}",
+            snapshot.location(), snapshot.version(), columns, last.version());
+        return last.estimate();
+      }
+      double estimate = estimate(snapshot, resources, columns);
+      if (estimate >= 0) {
+        sketched.put(table, new Sketched(snapshot.version(), Set.copyOf(fragments), rows, estimate));
+      }
+      return estimate;
+    } catch (RuntimeException e) {
+      LOG.debug("column statistics unavailable location={} version={} columns={} error={}", snapshot.location(),
+          snapshot.version(), columns, e.getMessage());
+      return UNKNOWN;
+    }
   }
 
   private static double estimate(TableSnapshot snapshot, QueryResources resources, List<String> columns) {

@@ -90,6 +90,11 @@ final class LanceScanSource implements ScanSource {
       }
 
       @Override
+      public String fragmentKey(int fragment) {
+        return snapshot.fragmentKey(fragment);
+      }
+
+      @Override
       public List<Integer> fragmentIds() {
         return snapshot.fragmentIds();
       }

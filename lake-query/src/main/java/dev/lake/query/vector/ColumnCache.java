@@ -7,11 +7,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Decoded columns of table fragments, kept on the heap for the vectorized executor ({@code query.column-cache}):
- * a repeated aggregate over the same table version reads Java arrays instead of decoding Lance pages again. Keyed by
- * (dataset location and version, fragment id, column): a Lance version's fragments never change, so a cached column
- * is exactly what reading the pinned version returns, and a new version (another key) is read afresh — invariant
- * "every read opens exactly the registered version" holds. Bounded by weight (approximate heap bytes), least
- * frequently and recently used out first (Caffeine's policy); 0 bytes turns it off.
+ * a repeated aggregate over the same rows reads Java arrays instead of decoding Lance pages again. Keyed by
+ * (fragment key, column), the fragment key naming what is immutable — the fragment's data files and its deletion
+ * file ({@link FragmentScans#fragmentKey}) — so a cached column is exactly what reading the pinned version returns
+ * (invariant "every read opens exactly the registered version" holds), a new version reuses every fragment it did
+ * not change (an append keeps the table warm), and a delete, overwrite or compaction reads what it changed afresh.
+ * Bounded by weight (approximate heap bytes); Caffeine's W-TinyLFU policy admits a column only when it is used more
+ * often than what it would evict, so one big scan does not flush the columns other queries keep using (scan
+ * resistance); 0 bytes turns it off.
  */
 public final class ColumnCache {
   private final long maxBytes;
@@ -45,20 +48,20 @@ public final class ColumnCache {
     return maxBytes;
   }
 
-  Optional<CachedColumn> get(String versionKey, int fragment, String column) {
-    CachedColumn cached = columns.getIfPresent(new Key(versionKey, fragment, column));
+  Optional<CachedColumn> get(String fragmentKey, String column) {
+    CachedColumn cached = columns.getIfPresent(new Key(fragmentKey, column));
     (cached == null ? misses : hits).increment();
     return Optional.ofNullable(cached);
   }
 
   /** The cached column, without counting a hit or a miss. */
-  CachedColumn peek(String versionKey, int fragment, String column) {
-    return columns.getIfPresent(new Key(versionKey, fragment, column));
+  CachedColumn peek(String fragmentKey, String column) {
+    return columns.getIfPresent(new Key(fragmentKey, column));
   }
 
-  void put(String versionKey, int fragment, String column, CachedColumn value) {
+  void put(String fragmentKey, String column, CachedColumn value) {
     if (enabled()) {
-      columns.put(new Key(versionKey, fragment, column), value);
+      columns.put(new Key(fragmentKey, column), value);
     }
   }
 
@@ -77,5 +80,5 @@ public final class ColumnCache {
   /** Column lookups that found the column, that did not, and the approximate heap held. */
   public record Stats(long hits, long misses, long bytes) {}
 
-  private record Key(String version, int fragment, String column) {}
+  private record Key(String fragment, String column) {}
 }

@@ -10,6 +10,14 @@ public interface FragmentScans {
   /** Identifies the table version for caches, e.g. location@version. */
   String versionKey();
 
+  /**
+   * Identifies the rows of one fragment for caches that outlive a version (the {@link ColumnCache}): equal keys hold
+   * equal rows, whatever the version (data files and deletion state; {@code TableSnapshot.fragmentKey}).
+   */
+  default String fragmentKey(int fragment) {
+    return versionKey() + "#" + fragment;
+  }
+
   List<Integer> fragmentIds();
 
   /** The rows of one fragment. */

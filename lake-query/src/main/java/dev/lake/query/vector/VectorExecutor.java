@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link VectorPlan}. When the table's needed columns fit the runtime's {@link ColumnCache}, each fragment's
- * columns come from the cache (read from Lance once per table version) and splits of them are filtered and
+ * columns come from the cache (read from Lance once per fragment) and splits of them are filtered and
  * aggregated in one pass. Otherwise each fragment is scanned (one Lance scan of every needed column; the filter
  * pushed into Lance only when sampling says it is selective). Either way splits aggregate into partial
  * {@link HashAggregate}s on the runtime's pool, at most two per worker at a time for this query; partials are merged
@@ -51,7 +51,8 @@ public final class VectorExecutor {
     Optional<String> pushed = plan.lanceFilter();
     List<Op> before = new ArrayList<>(plan.before());
     if (pushed.isPresent() && plan.scanFilter().isPresent() && !fragments.isEmpty()) {
-      double kept = runtime.selectivity(scans.versionKey(), pushed.get(),
+      // the sample reads the first fragment only: its result is the first fragment's, kept across versions
+      double kept = runtime.selectivity(scans.fragmentKey(fragments.get(0)), pushed.get(),
           () -> sample(plan, scans, fragments.get(0)));
       if (kept > VectorRuntime.ONE_PASS_SELECTIVITY) {
         before.add(0, plan.scanFilter().get());
@@ -176,13 +177,13 @@ public final class VectorExecutor {
   private CachedColumn[] cachedOnly(List<String> names, FragmentScans scans, int fragment) {
     CachedColumn[] out = new CachedColumn[names.size()];
     for (int c = 0; c < out.length; c++) {
-      out[c] = runtime.cache().peek(scans.versionKey(), fragment, names.get(c));
+      out[c] = runtime.cache().peek(scans.fragmentKey(fragment), names.get(c));
       if (out[c] == null) {
         return null;
       }
     }
     for (int c = 0; c < out.length; c++) {
-      runtime.cache().get(scans.versionKey(), fragment, names.get(c));
+      runtime.cache().get(scans.fragmentKey(fragment), names.get(c));
     }
     return out;
   }
@@ -193,7 +194,7 @@ public final class VectorExecutor {
     CachedColumn[] out = new CachedColumn[names.size()];
     List<String> missing = new ArrayList<>();
     for (int c = 0; c < out.length; c++) {
-      out[c] = cache.get(scans.versionKey(), fragment, names.get(c)).orElse(null);
+      out[c] = cache.get(scans.fragmentKey(fragment), names.get(c)).orElse(null);
       if (out[c] == null && !missing.contains(names.get(c))) {
         missing.add(names.get(c));
       }
@@ -221,7 +222,7 @@ public final class VectorExecutor {
       for (String name : missing) {
         CachedColumn column = builders.get(name).build();
         loaded.put(name, column);
-        cache.put(scans.versionKey(), fragment, name, column);
+        cache.put(scans.fragmentKey(fragment), name, column);
       }
     } finally {
       scans.release(reader);

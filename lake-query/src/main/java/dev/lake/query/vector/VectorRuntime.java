@@ -12,7 +12,8 @@ import java.util.function.DoubleSupplier;
 
 /**
  * What vectorized executions share on one node: a bounded, named pool of scan-and-aggregate workers (one per
- * core), the sampled selectivity of pushed filters, cached per (table version, filter), and the {@link ColumnCache}.
+ * core), the sampled selectivity of pushed filters, cached per (sampled fragment's key, filter), and the
+ * {@link ColumnCache}.
  * Close it at shutdown.
  *
  * @see VectorExecutor
@@ -97,14 +98,17 @@ public final class VectorRuntime implements AutoCloseable {
     return pool;
   }
 
-  /** The share of rows {@code filter} keeps on {@code versionKey}, sampled once. */
-  double selectivity(String versionKey, String filter, DoubleSupplier sample) {
-    return selectivity.get(versionKey + "\u0000" + filter, key -> sample.getAsDouble());
+  /**
+   * The share of rows {@code filter} keeps on the sampled fragment (keyed by {@link FragmentScans#fragmentKey}),
+   * sampled once.
+   */
+  double selectivity(String fragmentKey, String filter, DoubleSupplier sample) {
+    return selectivity.get(fragmentKey + "\u0000" + filter, key -> sample.getAsDouble());
   }
 
   /** The cached selectivity, if sampled already (for EXPLAIN and tests). */
-  public java.util.Optional<Double> knownSelectivity(String versionKey, String filter) {
-    return java.util.Optional.ofNullable(selectivity.getIfPresent(versionKey + "\u0000" + filter));
+  public java.util.Optional<Double> knownSelectivity(String fragmentKey, String filter) {
+    return java.util.Optional.ofNullable(selectivity.getIfPresent(fragmentKey + "\u0000" + filter));
   }
 
   @Override
