@@ -45,14 +45,14 @@ final class FilteredRows {
       RexNode left = call.getOperands().get(0);
       RexNode right = call.getOperands().get(1);
       if (left instanceof RexInputRef && right instanceof RexLiteral) {
-        OptionalDouble distinct = scan.lanceTable().distinctValues(List.of(scan.lanceTable().fields()
-            .get(((RexInputRef) left).getIndex()).getName()));
         if (call.getKind() == SqlKind.EQUALS) {
+          OptionalDouble distinct = distinctValues(scan, (RexInputRef) left);
           return distinct.isPresent() ? 1 / Math.max(1, distinct.getAsDouble()) : EQUALS_UNKNOWN;
         }
         if (call.getKind() == SqlKind.SEARCH) {
           Sarg<?> sarg = ((RexLiteral) right).getValueAs(Sarg.class);
           if (sarg != null && (sarg.isPoints() || sarg.isComplementedPoints())) {
+            OptionalDouble distinct = distinctValues(scan, (RexInputRef) left);
             int points = sarg.isPoints() ? sarg.pointCount : sarg.negate().pointCount;
             double kept = distinct.isPresent() ? Math.min(1, points / Math.max(1, distinct.getAsDouble()))
                 : Math.min(1, points * EQUALS_UNKNOWN);
@@ -62,5 +62,10 @@ final class FilteredRows {
       }
     }
     return RelMdUtil.guessSelectivity(conjunct);
+  }
+
+  /** The estimated distinct values of the stored column {@code ref} (asked only for equalities and IN lists). */
+  private static OptionalDouble distinctValues(LanceTableScan scan, RexInputRef ref) {
+    return scan.lanceTable().distinctValues(List.of(scan.lanceTable().fields().get(ref.getIndex()).getName()));
   }
 }
