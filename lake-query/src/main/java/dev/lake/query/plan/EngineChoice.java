@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>With push-down off ({@code query.executor=calcite}, or {@link dev.lake.query.QueryOptions#subtreePushDown}
  *       false) nothing is pushed: Calcite's Enumerable runtime runs every operator over Lance scans.</li>
- *   <li>An aggregate over inner equi-joins runs as a vectorized join ({@link VectorJoins}) — unless
+ *   <li>An aggregate over inner and outer equi-joins (decorrelated sub-queries among them) runs as a vectorized
+ *       join ({@link VectorJoins}) — unless
  *       {@code query.executor=lance-sql} — when the vectorized executor supports all of its probe pipeline and every
  *       build side is estimated at most {@link VectorJoins#MAX_BUILD_ROWS} rows. Its build sides are chosen for in
  *       turn, like any other input.</li>

@@ -25,8 +25,9 @@ public record JoinSpec(int slot, int[] probeKeys, int[] buildKeys, Col[] buildSh
 
   public JoinSpec {
     Objects.requireNonNull(buildShapes, "buildShapes");
-    if (probeKeys.length == 0 || probeKeys.length != buildKeys.length) {
-      throw new IllegalArgumentException("an equi-join needs as many probe keys as build keys, at least one");
+    if (probeKeys.length != buildKeys.length) {
+      // No keys at all: every probe row meets every build row (the planner allows it for a one-row build side).
+      throw new IllegalArgumentException("an equi-join needs as many probe keys as build keys");
     }
     probeKeys = probeKeys.clone();
     buildKeys = buildKeys.clone();

@@ -265,6 +265,7 @@ public final class VectorExecutor {
           total.merge(partial);
         }
       });
+      OuterProbe.addUnmatchedBuildRows(plan.before(), total::add);
       Batch grouped = total.result();
       for (Op op : plan.after()) {
         grouped = op.apply(grouped);

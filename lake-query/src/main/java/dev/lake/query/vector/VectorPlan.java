@@ -34,6 +34,8 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
     for (Op op : before) {
       if (op instanceof Op.Probe) {
         joins.add(((Op.Probe) op).spec());
+      } else if (op instanceof OuterProbe) {
+        joins.add(((OuterProbe) op).spec());
       }
     }
     return joins;
@@ -46,7 +48,8 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
   public VectorPlan bind(List<JoinTable> tables) {
     List<Op> bound = new java.util.ArrayList<>(before.size());
     for (Op op : before) {
-      bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot())) : op);
+      bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot()))
+          : op instanceof OuterProbe ? ((OuterProbe) op).bind(tables.get(((OuterProbe) op).spec().slot())) : op);
     }
     return new VectorPlan(table, columns, lanceFilter, scanFilter, bound, keys, keyShapes, aggregates, argShapes,
         after, sort, offset, fetch, output);

@@ -83,6 +83,11 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
     statistics = java.util.Objects.requireNonNull(source, "source");
   }
 
+  /** The estimated distinct values of stored columns (as a set), or empty when unknown. */
+  public OptionalDouble distinctValues(List<String> columns) {
+    return statistics.distinctValues(columns);
+  }
+
   /** Distinct values of a scan's columns (as a set), at most the scan's rows; unknown when not estimated. */
   @Override
   public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate) {

@@ -5,6 +5,7 @@ import dev.lake.query.vector.Expr;
 import dev.lake.query.vector.JoinSpec;
 import dev.lake.query.vector.Kind;
 import dev.lake.query.vector.Op;
+import dev.lake.query.vector.OuterProbe;
 import dev.lake.query.vector.Unsupported;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,11 @@ import org.apache.calcite.rex.RexUtil;
 /**
  * Turns the inner equi-joins on the path from a vectorized plan's top to its probe scan into {@link Op.Probe}s: the
  * input of each join that leads to the probe scan stays in the pipeline, the other one becomes a build side (collected
- * here in slot order). A join condition's non-equi remainder becomes a filter after the probe. Anything else — outer,
- * semi or anti joins, no equi key, keys of different kinds or decimal scales, build columns of unsupported types — is
- * {@link Unsupported}.
+ * here in slot order). A join condition's non-equi remainder becomes a filter after the probe. An outer join (LEFT,
+ * RIGHT, FULL, the probe on either side) becomes an {@link OuterProbe}, its non-equi remainder deciding which pairs
+ * match. A join without an equality between its inputs is run only against a build side of at most one row (a
+ * scalar sub-query). Anything else — semi or anti join types, no equi key, keys of different kinds or decimal scales,
+ * build columns of unsupported types — is {@link Unsupported}.
  */
 final class ProbeJoins {
   private final RelNode probeScan;
@@ -51,13 +54,17 @@ final class ProbeJoins {
   record Step(List<Op> ops, List<Col> shapes) {}
 
   Step probe(Join join, List<Col> probeShapes, RexBuilder rexBuilder) throws Unsupported {
-    if (join.getJoinType() != JoinRelType.INNER) {
-      throw new Unsupported(join.getJoinType() + " join");
+    JoinRelType type = join.getJoinType();
+    if (!OUTER_OR_INNER.contains(type)) {
+      throw new Unsupported(type + " join");
     }
     boolean probeLeft = probeInput(join) == 0;
     RelNode build = probeLeft ? join.getRight() : join.getLeft();
+    // Which side's unmatched rows an outer join keeps, seen from the probe.
+    boolean keepProbe = type == JoinRelType.FULL || type == (probeLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
+    boolean keepBuild = type == JoinRelType.FULL || type == (probeLeft ? JoinRelType.RIGHT : JoinRelType.LEFT);
     JoinInfo info = JoinInfo.createWithStrictEquality(join.getLeft(), join.getRight(), join.getCondition());
-    if (info.leftKeys.isEmpty()) {
+    if (info.leftKeys.isEmpty() && !singleRow(build)) {
       throw new Unsupported("a join without an equality between its inputs");
     }
     List<Col> buildShapes = new ArrayList<>();
@@ -75,24 +82,48 @@ final class ProbeJoins {
       }
     }
     int slot = builds.size();
-    build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
+    if (!keepBuild) {
+      // Build rows no probe row matches are never needed, so the build side may keep only the matching ones.
+      build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
+    }
     RelNode counted = VectorJoins.countedBuild(build);
     builds.add(counted == null ? build : counted);
     List<Op> ops = new ArrayList<>();
-    ops.add(new Op.Probe(new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
-        probeShapes.size(), counted != null), null));
+    JoinSpec spec = new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
+        probeShapes.size(), counted != null);
     List<Col> shapes = new ArrayList<>(probeLeft ? probeShapes : buildShapes);
     shapes.addAll(probeLeft ? buildShapes : probeShapes);
     RexNode remaining = RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions);
+    Op.Filter residual = null;
     if (!remaining.isAlwaysTrue()) {
       ExprCompiler compiler = new ExprCompiler(rexBuilder, shapes);
       List<Expr> conjuncts = new ArrayList<>();
       for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, remaining))) {
         conjuncts.add(compiler.compile(conjunct));
       }
-      ops.add(new Op.Filter(conjuncts));
+      residual = new Op.Filter(conjuncts);
+    }
+    if (type == JoinRelType.INNER) {
+      ops.add(new Op.Probe(spec, null));
+      if (residual != null) {
+        ops.add(residual);
+      }
+    } else {
+      // An outer join's residual decides which pairs match; a row left without one is NULL-extended.
+      ops.add(new OuterProbe(spec, probeShapes.toArray(new Col[0]), residual, keepProbe, keepBuild,
+          keepProbe && keepBuild ? "full-outer" : keepProbe ? "probe-outer" : "build-outer"));
     }
     return new Step(ops, shapes);
+  }
+
+  /** The join types a probe runs: inner, and outer joins of either side (docs/architecture.md). */
+  static final java.util.Set<JoinRelType> OUTER_OR_INNER = java.util.EnumSet.of(JoinRelType.INNER,
+      JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL);
+
+  /** Whether {@code build} has at most one row whatever the data (a global aggregate: a scalar sub-query). */
+  private static boolean singleRow(RelNode build) {
+    Double max = build.getCluster().getMetadataQuery().getMaxRowCount(build);
+    return max != null && max <= 1;
   }
 
   /** Whether {@code scan} is reached from {@code rel} through filters, projections and inner joins only. */
@@ -101,7 +132,7 @@ final class ProbeJoins {
       return true;
     }
     if (rel instanceof Join) {
-      return ((Join) rel).getJoinType() == JoinRelType.INNER
+      return OUTER_OR_INNER.contains(((Join) rel).getJoinType())
           && (reaches(((Join) rel).getLeft(), scan) || reaches(((Join) rel).getRight(), scan));
     }
     if (rel instanceof org.apache.calcite.rel.core.Filter || rel instanceof org.apache.calcite.rel.core.Project) {

@@ -82,6 +82,7 @@ abstract class VectorJoinNode extends AbstractRelNode {
   @Override
   public RelWriter explainTerms(RelWriter pw) {
     RelWriter terms = super.explainTerms(pw);
+    List<String> kinds = VectorJoins.joinKinds(plan);
     for (int i = 0; i < builds.size(); i++) {
       terms.input("build" + i, builds.get(i));
     }
@@ -89,6 +90,7 @@ abstract class VectorJoinNode extends AbstractRelNode {
         .item("version", table.pin().version())
         .item("columns", plan.columns())
         .itemIf("filter", plan.lanceFilter().orElse(""), plan.lanceFilter().isPresent())
+        .itemIf("joins", kinds, !kinds.stream().allMatch("inner"::equals))
         .item("engine", "vectorized")
         .item("why", why)
         .itemIf("subtree", subtree, terms.getDetailLevel() == SqlExplainLevel.DIGEST_ATTRIBUTES);

@@ -22,13 +22,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compiles a subtree of the shape [sort/limit] over filters and projections over one aggregate over filters,
- * projections and a tree of inner joins into a {@link VectorJoin} (where {@link dev.lake.query.plan.EngineChoice}
- * chooses it): the biggest table scan of the join tree
- * (by estimated rows after its pushed filters) becomes the probe pipeline, run by lake's vectorized executor fragment
- * by fragment in parallel, and every other input of the joins on its path becomes a build side — any subtree, run by
- * the rest of the plan (pushed down, or Calcite's runtime) and hashed before the probe scan starts. Anything it
- * cannot run keeps the current plan; so does a build side estimated above {@link #MAX_BUILD_ROWS}.
+ * Compiles a subtree of the shape [sort/limit] over filters, projections and aggregates over one aggregate over
+ * filters, projections and a tree of inner and outer joins (sub-queries decorrelated into them: EXISTS and IN as
+ * inner joins with the distinct keys, NOT EXISTS and NOT IN as outer joins tested for NULL) into a
+ * {@link VectorJoin} (where {@link dev.lake.query.plan.EngineChoice} chooses it): the biggest table scan of the join
+ * tree (by estimated rows after its pushed filters, {@link FilteredRows}) becomes the probe pipeline, run by lake's
+ * vectorized executor fragment by fragment in parallel, and every other input of the joins on its path becomes a
+ * build side — any subtree, run by the rest of the plan (pushed down, or Calcite's runtime) and hashed before the
+ * probe scan starts. Anything it cannot run keeps the current plan; so does a build side estimated above
+ * {@link #MAX_BUILD_ROWS}.
  */
 public final class VectorJoins {
   private static final Logger LOG = LoggerFactory.getLogger(VectorJoins.class);
@@ -48,7 +50,12 @@ public final class VectorJoins {
     return vectorize(top);
   }
 
-  private static Optional<RelNode> vectorize(RelNode top) {
+  private static Optional<RelNode> vectorize(RelNode original) {
+    if (joinBelowAggregate(original) == null) {
+      return Optional.empty();
+    }
+    // COUNT(DISTINCT x) as an aggregate over the distinct groups (what the late rules do for Calcite's runtime).
+    RelNode top = DistinctAggregates.expand(original);
     Join joins = joinBelowAggregate(top);
     if (joins == null) {
       return Optional.empty();
@@ -59,8 +66,9 @@ public final class VectorJoins {
     LanceTableScan probe = null;
     double probeRows = -1;
     for (LanceTableScan scan : candidates) {
-      Double rows = mq.getRowCount(scan);
-      if (rows != null && rows > probeRows) {
+      // The scan's rows after its filter, estimated from the table's row count and column statistics.
+      double rows = FilteredRows.estimate(scan, mq);
+      if (rows > probeRows) {
         probe = scan;
         probeRows = rows;
       }
@@ -87,10 +95,29 @@ public final class VectorJoins {
       LOG.warn("join not vectorized: compiling it failed table={} error={}", probe.lanceTable().name(), e.toString());
       return Optional.empty();
     }
-    String why = String.format(Locale.ROOT, "aggregate over %d inner equi-join(s): %s (about %.0f rows) is scanned"
+    List<String> kinds = joinKinds(plan);
+    String joined = kinds.stream().allMatch("inner"::equals) ? "inner equi-join(s)"
+        : "join(s) (" + String.join(", ", kinds) + ")";
+    String why = String.format(Locale.ROOT, "aggregate over %d %s: %s (about %.0f rows) is scanned"
         + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs",
-        probeJoins.builds().size(), probe.lanceTable().name(), probeRows, probeJoins.builds().size());
-    return Optional.of(VectorJoin.of(top, probeJoins.builds(), probe.lanceTable(), plan, why));
+        probeJoins.builds().size(), joined, probe.lanceTable().name(), probeRows, probeJoins.builds().size());
+    return Optional.of(VectorJoin.of(original, probeJoins.builds(), probe.lanceTable(), plan, why));
+  }
+
+  /**
+   * The kind of each join of the probe pipeline, in pipeline order: inner, or an outer join keeping the unmatched
+   * rows of the probe side (probe-outer), of the build side (build-outer) or of both (full-outer).
+   */
+  static List<String> joinKinds(VectorPlan plan) {
+    List<String> kinds = new ArrayList<>();
+    for (dev.lake.query.vector.Op op : plan.before()) {
+      if (op instanceof dev.lake.query.vector.Op.Probe) {
+        kinds.add("inner");
+      } else if (op instanceof dev.lake.query.vector.OuterProbe) {
+        kinds.add(((dev.lake.query.vector.OuterProbe) op).label());
+      }
+    }
+    return kinds;
   }
 
   /**
@@ -119,20 +146,18 @@ public final class VectorJoins {
   }
 
   /**
-   * The join under the one aggregate of {@code top}'s single-input chain ([sort], filters, projections, aggregate,
-   * filters, projections), or null when {@code top} does not head such a chain over an inner join.
+   * The join under the aggregates of {@code top}'s single-input chain ([sort], filters, projections, aggregates,
+   * filters, projections; the lowest aggregate is the pipeline's, those above it aggregate its groups), or null when
+   * {@code top} does not head such a chain over an inner or outer join.
    */
   private static Join joinBelowAggregate(RelNode top) {
     boolean aggregated = false;
     RelNode rel = top;
     while (true) {
       if (rel instanceof Join) {
-        return aggregated && ((Join) rel).getJoinType() == JoinRelType.INNER ? (Join) rel : null;
+        return aggregated && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType()) ? (Join) rel : null;
       }
       if (rel instanceof Aggregate) {
-        if (aggregated) {
-          return null;
-        }
         aggregated = true;
       } else if (!(rel instanceof Filter || rel instanceof Project || (rel instanceof Sort && rel == top))) {
         return null;
@@ -141,7 +166,10 @@ public final class VectorJoins {
     }
   }
 
-  /** The scans a probe pipeline could start from: reached through inner joins, filters and projections only. */
+  /**
+   * The scans a probe pipeline could start from: reached through inner and outer joins (either side: an outer join
+   * keeps the unmatched rows of its build side too), filters and projections only.
+   */
   private static void leaves(RelNode rel, List<LanceTableScan> out) {
     if (rel instanceof LanceTableScan) {
       LanceTableScan scan = (LanceTableScan) rel;
@@ -149,7 +177,7 @@ public final class VectorJoins {
       if (translated && scan.limit().isEmpty() && scan.runtimeFilters().isEmpty()) {
         out.add(scan);
       }
-    } else if (rel instanceof Join && ((Join) rel).getJoinType() == JoinRelType.INNER) {
+    } else if (rel instanceof Join && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType())) {
       leaves(((Join) rel).getLeft(), out);
       leaves(((Join) rel).getRight(), out);
     } else if (rel instanceof Filter || rel instanceof Project) {
