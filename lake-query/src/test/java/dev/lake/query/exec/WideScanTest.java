@@ -74,7 +74,10 @@ class WideScanTest {
         LanceScanSource source = new LanceScanSource(snapshot, resources, 16, new PushdownCounters(), null);
         List<String> all = names(COLUMNS);
         // every column, in table order; then a projection in another order across the groups
-        List<long[]> rows = read(source.batches(all, Optional.empty(), Optional.empty()), resources, 16);
+        ArrowReader wide = source.batches(all, Optional.empty(), Optional.empty());
+        assertThat(wide).as("a scan of a table of more than 256 columns without a filter")
+            .isInstanceOf(WideScan.class);
+        List<long[]> rows = read(wide, resources, 16);
         assertThat(rows).hasSize(ROWS);
         for (int r = 0; r < ROWS; r++) {
           for (int c = 0; c < COLUMNS; c++) {
