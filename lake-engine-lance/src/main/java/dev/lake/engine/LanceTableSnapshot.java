@@ -222,6 +222,42 @@ final class LanceTableSnapshot implements TableSnapshot {
   }
 
   @Override
+  public ArrowReader readRows(List<String> columns, long offset, int count) {
+    Objects.requireNonNull(columns, "columns");
+    if (columns.isEmpty() || offset < 0 || count <= 0) {
+      throw new IllegalArgumentException("readRows needs columns, offset >= 0 and count > 0; were " + columns.size()
+          + " columns, offset " + offset + ", count " + count);
+    }
+    checkOpen();
+    List<Long> offsets = new ArrayList<>(count);
+    for (long row = offset; row < offset + count; row++) {
+      offsets.add(row);
+    }
+    String action = "reading rows " + offset + ".." + (offset + count - 1) + " of version " + version + " ("
+        + columns.size() + " columns from " + columns.get(0) + ")";
+    synchronized (lock) {
+      checkOpen();
+      long rows;
+      try {
+        rows = dataset.get().countRows();
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate(action, location, e, LanceErrors.Input.NONE);
+      }
+      if (offset + count > rows) {
+        throw new IllegalArgumentException(action + ": the version has only " + rows + " rows");
+      }
+      try {
+        // Lance's take maps row offsets to fragments (skipping deleted rows) and reads only the columns named: no
+        // scan plan, so none of the per-column schema conversions a scanner's projection costs on a wide table
+        Tracked<ArrowReader> batches = Tracked.of(dataset.get().take(offsets, List.copyOf(columns)), handles);
+        return register(batches, List.of(), action);
+      } catch (IOException | RuntimeException e) {
+        throw LanceErrors.translate(action, location, e, LanceErrors.Input.NONE);
+      }
+    }
+  }
+
+  @Override
   public ArrowReader sql(String sql, String tableName) {
     Objects.requireNonNull(sql, "sql");
     Objects.requireNonNull(tableName, "tableName");

@@ -56,6 +56,22 @@ public interface TableSnapshot extends AutoCloseable {
   ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
       Optional<Long> limit, int batchSize);
 
+  /**
+   * Rows {@code [offset, offset + count)} of this version (numbered in scan order, deleted rows not counted) for
+   * {@code columns}, in this order: one bounded call into Lance (its take by row offsets), whose cost grows with the
+   * rows and the columns asked for, not with the table's width — a wide table is read this way by column groups
+   * (docs/operations.md, "Query deadlines"). Offsets past the last row are refused.
+   *
+   * <p>The default reads the same rows with a fragment scan (for engines without a take).
+   */
+  default ArrowReader readRows(List<String> columns, long offset, int count) {
+    if (columns.isEmpty() || offset < 0 || count <= 0) {
+      throw new IllegalArgumentException("readRows needs columns, offset >= 0 and count > 0; were " + columns.size()
+          + " columns, offset " + offset + ", count " + count);
+    }
+    return scanFragments(columns, Optional.empty(), fragmentIds(), offset, Optional.of((long) count), count);
+  }
+
   /** Runs {@code sql} against this version only, the table being named {@code tableName} in the query. */
   ArrowReader sql(String sql, String tableName);
 

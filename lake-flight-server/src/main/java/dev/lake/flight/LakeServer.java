@@ -115,6 +115,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
   private ObservabilityServer observability;
   private final TableResolver resolver;
   private final BearerTokens tokens;
+  /** The node's failed-login guard: Flight's Basic logins and the namespace's go through the same one. */
+  private final LoginGuard logins;
   private NamespaceServer namespace;
 
   private LakeServer(Builder b) {
@@ -205,7 +207,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           new TicketCodec(signer, clock), new Access(config.users()), queryAllocator, clock, config.ticketLifetime(),
           limits, spool, events, new SessionOptionsHandler(closedSessions),
           config.streams());
-      LoginGuard logins = new LoginGuard(config.guard(), System::nanoTime);
+      this.logins = new LoginGuard(config.guard(), System::nanoTime);
       LoginMeters.bind(metrics.registry(), logins);
       this.tokens = new BearerTokens(signer, clock, config.tokenLifetime());
       FlightServer.Builder flight = FlightServer.builder(allocator,
@@ -269,7 +271,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
     }
     if (config.namespace().enabled()) {
       try {
-        namespace = NamespaceServer.start(config.namespace(), config.security(), config.users(), tokens, resolver);
+        namespace = NamespaceServer.start(config.namespace(), config.security(), config.users(), tokens, logins,
+            resolver);
       } catch (IOException | RuntimeException e) {
         close();
         throw new IOException("cannot start the Lance REST namespace on " + config.namespace().host() + ":"

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.lake.flight.auth.BearerTokens;
+import dev.lake.flight.auth.LoginGuard;
 import dev.lake.flight.auth.User;
 import dev.lake.flight.security.SecuritySettings;
 import dev.lake.registry.RegistryUnavailableException;
@@ -60,10 +61,11 @@ public final class NamespaceServer implements AutoCloseable {
   /**
    * Binds {@code settings.host():settings.port()} and starts serving.
    *
+   * @param logins the node's failed-login guard (shared with the Flight endpoint)
    * @throws IllegalArgumentException for plaintext on a non-loopback address
    */
   public static NamespaceServer start(NamespaceSettings settings, SecuritySettings security,
-      Map<String, User> users, BearerTokens tokens, TableResolver resolver) throws IOException {
+      Map<String, User> users, BearerTokens tokens, LoginGuard logins, TableResolver resolver) throws IOException {
     checkListenAddress(settings.host(), security);
     InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
     HttpServer server;
@@ -83,7 +85,7 @@ public final class NamespaceServer implements AutoCloseable {
           return t;
         }, new ThreadPoolExecutor.CallerRunsPolicy());
     server.setExecutor(executor);
-    NamespaceServer out = new NamespaceServer(server, executor, new NamespaceAuth(users, tokens),
+    NamespaceServer out = new NamespaceServer(server, executor, new NamespaceAuth(users, tokens, logins),
         new NamespaceApi(resolver));
     server.createContext("/", out::serve);
     server.start();
@@ -102,7 +104,8 @@ public final class NamespaceServer implements AutoCloseable {
     JsonNode body;
     String user = "-";
     try {
-      user = auth.authenticate(exchange.getRequestHeaders().getFirst("Authorization")).user();
+      user = auth.authenticate(exchange.getRequestHeaders().getFirst("Authorization"), remoteAddress(exchange))
+          .user();
       NamespaceApi.Response response = api.handle(new NamespaceApi.Request(exchange.getRequestMethod(),
           segments(path), query(exchange.getRequestURI().getRawQuery()), body(exchange),
           Optional.ofNullable(exchange.getRequestHeaders().getFirst(NamespaceApi.PIN_HEADER))
@@ -125,6 +128,13 @@ public final class NamespaceServer implements AutoCloseable {
     LOG.debug("namespace request method={} path={} user={} status={}", exchange.getRequestMethod(),
         TableResolver.shorten(path), user, status);
     send(exchange, status, body);
+  }
+
+  /** The connection's remote IP address, as the Flight endpoint reports it to the login guard. */
+  private static Optional<String> remoteAddress(HttpExchange exchange) {
+    InetSocketAddress remote = exchange.getRemoteAddress();
+    return remote == null || remote.getAddress() == null ? Optional.empty()
+        : Optional.of(remote.getAddress().getHostAddress());
   }
 
   private static NamespaceException translate(Throwable e, String path) {

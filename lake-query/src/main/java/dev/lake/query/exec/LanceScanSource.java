@@ -49,6 +49,9 @@ final class LanceScanSource implements ScanSource {
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("a pass-through scan needs at least one column");
     }
+    if (WideScan.applies(snapshot, filter)) {
+      return resources.track(WideScan.of(snapshot, resources, columns, limit, batchSize));
+    }
     return resources.track(snapshot.scan(columns, filter, limit, batchSize));
   }
 
@@ -107,6 +110,13 @@ final class LanceScanSource implements ScanSource {
       @Override
       public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
           Optional<Long> limit) {
+        if (WideScan.applies(snapshot, filter)) {
+          Optional<WideScan> wide =
+              WideScan.ofFragments(snapshot, resources, columns, fragments, offset, limit, batchSize);
+          if (wide.isPresent()) {
+            return resources.track(wide.get());
+          }
+        }
         return resources.track(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize));
       }
 
