@@ -35,6 +35,7 @@ final class LanceTableSnapshot implements TableSnapshot {
   private final Set<TrackedReader> openReaders = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object lock = new Object();
+  private volatile List<TableIndex> indexes;
 
   LanceTableSnapshot(LanceLocation location, long version, Tracked<Dataset> dataset, BufferAllocator allocator,
       OpenHandles handles) {
@@ -59,6 +60,22 @@ final class LanceTableSnapshot implements TableSnapshot {
   @Override
   public Schema schema() {
     return schema;
+  }
+
+  @Override
+  public List<TableIndex> indexes() {
+    List<TableIndex> known = indexes;
+    if (known == null) {
+      checkOpen();
+      try {
+        known = LanceIndexes.list(dataset.get());
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("listing the indexes of version " + version, location, e,
+            LanceErrors.Input.NONE);
+      }
+      indexes = known; // a version's indexes never change: racing readers compute the same list
+    }
+    return known;
   }
 
   @Override

@@ -336,6 +336,11 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
     }
   }
 
+  /** This node's write coordinator (ingest, drop): what a leader runs every write through. */
+  public WriteCoordinator writes() {
+    return writes;
+  }
+
   /** Compaction, retention and garbage collection of this node (also run in the background). */
   public Maintenance maintenance() {
     return maintenance;
