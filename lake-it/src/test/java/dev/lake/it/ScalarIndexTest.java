@@ -22,7 +22,6 @@ import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -71,7 +70,8 @@ class ScalarIndexTest {
       public void beforeLanceCommit(String table, String location, long readVersion) {
         if (table.equals("t") && armed.getAndSet(false)) {
           // a concurrent append is registered after the index's read version was fixed, before its commit
-          try (BufferAllocator a = new RootAllocator(); ArrowReader rows = reader(a, ROWS, ROWS + 500)) {
+          try (BufferAllocator a = serverRef.get().server().allocator().newChildAllocator("overtaking", 0,
+              Long.MAX_VALUE); ArrowReader rows = reader(a, ROWS, ROWS + 500)) {
             overtaking.set(serverRef.get().server().writes().ingest(new IngestRequest("t",
                 IngestRequest.IfMissing.FAIL, IngestRequest.IfExists.APPEND, Optional.empty()), rows)
                 .registration());

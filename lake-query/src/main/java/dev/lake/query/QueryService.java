@@ -235,7 +235,7 @@ public final class QueryService implements AutoCloseable {
             copy = CachedStatement.validate(sql, tables, options, guard);
             compiled = copy.tryCompile(bound, guard);
           }
-          compiled.ifPresent(plan -> primary.remember(bound, plan));
+          compiled.ifPresent(found -> primary.remember(bound, found));
           primary.offerSpare(copy);
           owner = primary;
           statement = copy;
