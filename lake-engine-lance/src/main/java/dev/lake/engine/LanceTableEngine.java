@@ -317,8 +317,12 @@ public final class LanceTableEngine implements TableEngine {
   /** Marks the engine closed; the root allocator stays the caller's. Snapshots still open keep working. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && handles.count() > 0) {
-      LOG.warn("engine closed with open Lance handles openHandles={}", handles.count());
+    if (closed.compareAndSet(false, true)) {
+      if (handles.count() > 0) { // their datasets may still use the shared session: it stays for them
+        LOG.warn("engine closed with open Lance handles openHandles={}", handles.count());
+      } else {
+        datasets.close();
+      }
     }
   }
 
