@@ -4,18 +4,35 @@ import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
+import org.lance.Session;
 
 /**
  * Opens Lance datasets (latest or an exact version) with the engine's storage options as they are at that moment,
- * counted as open handles.
+ * counted as open handles. Opens of an exact version share one Lance {@link Session}: its index cache and metadata
+ * cache hold what Lance read of immutable files (index pages by index UUID, manifests by version), so a query that
+ * opens a pinned version again does not reload its scalar indexes (a BTREE of 1.5 M keys was re-read by every point
+ * query otherwise). Locations are never reused (docs/design.md invariant 4), so nothing cached can be stale.
  */
 final class LanceDatasets {
+  /** Bytes of index pages the shared session keeps (native memory, outside the Java allocators). */
+  static final long INDEX_CACHE_BYTES = 256L << 20;
+  /** Bytes of manifests and file metadata the shared session keeps (native memory). */
+  static final long METADATA_CACHE_BYTES = 64L << 20;
+
   private final StorageOptions storageOptions;
   private final OpenHandles handles;
+  private final Session session;
 
   LanceDatasets(StorageOptions storageOptions, OpenHandles handles) {
     this.storageOptions = storageOptions;
     this.handles = handles;
+    this.session = Session.builder().indexCacheSizeBytes(INDEX_CACHE_BYTES)
+        .metadataCacheSizeBytes(METADATA_CACHE_BYTES).build();
+  }
+
+  /** Releases the shared session (call once no dataset opened through it is open any more). */
+  void close() {
+    session.close();
   }
 
   /**
@@ -35,7 +52,8 @@ final class LanceDatasets {
     });
     Dataset dataset;
     try {
-      dataset = Dataset.open().allocator(allocator).uri(at.uri()).readOptions(options.build()).build();
+      var open = Dataset.open().allocator(allocator).uri(at.uri()).readOptions(options.build());
+      dataset = (version.isPresent() ? open.session(session) : open).build();
     } catch (RuntimeException e) {
       throw LanceErrors.translate(action, at, e, LanceErrors.Input.NONE);
     }

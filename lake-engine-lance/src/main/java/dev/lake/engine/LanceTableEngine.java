@@ -33,6 +33,7 @@ public final class LanceTableEngine implements TableEngine {
   private final LanceCompactions compactions;
   private final LanceCleanup cleanup;
   private final DataFiles files;
+  private final LanceIndexes indexes;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /**
@@ -73,6 +74,7 @@ public final class LanceTableEngine implements TableEngine {
     this.commits = new LanceCommits(this.storageOptions, handles, datasets, neutrality);
     this.compactions = new LanceCompactions(handles, datasets, neutrality);
     this.cleanup = new LanceCleanup(datasets);
+    this.indexes = new LanceIndexes(handles, datasets, neutrality);
     this.files = new DataFiles(Objects.requireNonNull(objectStores, "objectStores"), datasets);
   }
 
@@ -132,6 +134,36 @@ public final class LanceTableEngine implements TableEngine {
       throw e;
     } catch (Exception e) {
       throw LanceErrors.translate("restoring version " + version, at, e, LanceErrors.Input.NONE);
+    }
+  }
+
+  @Override
+  public long createIndex(String location, long readVersion, IndexSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    LanceLocation at = LanceLocation.of(location);
+    checkOpen();
+    try (BufferAllocator allocator = child("index")) {
+      return indexes.create(at, readVersion, spec, allocator);
+    } catch (EngineException e) {
+      throw e;
+    } catch (Exception e) {
+      throw LanceErrors.translate("building index " + spec.name() + " on read version " + readVersion, at, e,
+          LanceErrors.Input.DATA);
+    }
+  }
+
+  @Override
+  public List<TableIndex> indexes(String location, long version) {
+    LanceLocation at = LanceLocation.of(location);
+    checkOpen();
+    String action = "listing the indexes of version " + version;
+    try (BufferAllocator allocator = child("indexes");
+        Tracked<Dataset> dataset = datasets.open(at, Optional.of(version), allocator, action)) {
+      return LanceIndexes.list(dataset.get());
+    } catch (EngineException e) {
+      throw e;
+    } catch (Exception e) {
+      throw LanceErrors.translate(action, at, e, LanceErrors.Input.NONE);
     }
   }
 
@@ -285,8 +317,12 @@ public final class LanceTableEngine implements TableEngine {
   /** Marks the engine closed; the root allocator stays the caller's. Snapshots still open keep working. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && handles.count() > 0) {
-      LOG.warn("engine closed with open Lance handles openHandles={}", handles.count());
+    if (closed.compareAndSet(false, true)) {
+      if (handles.count() > 0) { // their datasets may still use the shared session: it stays for them
+        LOG.warn("engine closed with open Lance handles openHandles={}", handles.count());
+      } else {
+        datasets.close();
+      }
     }
   }
 

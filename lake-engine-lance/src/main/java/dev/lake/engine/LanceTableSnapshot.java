@@ -45,6 +45,7 @@ final class LanceTableSnapshot implements TableSnapshot {
   private final Object lock = new Object();
   /** {@link #fragmentKey} of each fragment, read on first use. */
   private volatile Map<Integer, String> fragmentKeys;
+  private volatile List<TableIndex> indexes;
 
   LanceTableSnapshot(LanceLocation location, long version, Tracked<Dataset> dataset, BufferAllocator allocator,
       OpenHandles handles) {
@@ -69,6 +70,22 @@ final class LanceTableSnapshot implements TableSnapshot {
   @Override
   public Schema schema() {
     return schema;
+  }
+
+  @Override
+  public List<TableIndex> indexes() {
+    List<TableIndex> known = indexes;
+    if (known == null) {
+      checkOpen();
+      try {
+        known = LanceIndexes.list(dataset.get());
+      } catch (RuntimeException e) {
+        throw LanceErrors.translate("listing the indexes of version " + version, location, e,
+            LanceErrors.Input.NONE);
+      }
+      indexes = known; // a version's indexes never change: racing readers compute the same list
+    }
+    return known;
   }
 
   @Override

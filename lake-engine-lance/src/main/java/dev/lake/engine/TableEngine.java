@@ -53,6 +53,24 @@ public interface TableEngine extends AutoCloseable {
    */
   long commit(String location, long readVersion, TableChange change);
 
+  /**
+   * Builds the scalar index {@code spec} from read version {@code readVersion}'s rows and commits it as a new
+   * version N (Lance's CreateIndex: N holds readVersion's rows and the index), returned. Then checks, as
+   * {@link #commit} does, that every version in (readVersion, N) is data-neutral. Call under the table lock.
+   *
+   * @throws ForeignCommitException when a data change slipped in between readVersion and N; do not register N
+   * @throws CommitConflictException when Lance refused to rebase the index commit; nothing was committed
+   * @throws IncompatibleDataException when Lance cannot index the column (its type, or the name is taken)
+   */
+  long createIndex(String location, long readVersion, IndexSpec spec);
+
+  /**
+   * The scalar indexes version {@code version} holds, in name order.
+   *
+   * @throws DatasetNotFoundException when there is no dataset or no such version
+   */
+  List<TableIndex> indexes(String location, long version);
+
   /** Lance's latest version at {@code location} (I/O, not cached). */
   long latestVersion(String location);
 

@@ -77,4 +77,12 @@ public interface TableSnapshot extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * The scalar indexes this version holds (read from its manifest), in name order. Lance's snapshots override
+   * this; a wrapper that does not know any answers none.
+   */
+  default List<TableIndex> indexes() {
+    return List.of();
+  }
 }

@@ -12,6 +12,9 @@ import dev.lake.flight.auth.Role;
 import dev.lake.flight.cluster.Forwarding;
 import dev.lake.flight.cluster.InternalEndpoint;
 import dev.lake.flight.namespace.NamespaceActions;
+import dev.lake.engine.IndexKind;
+import dev.lake.engine.TableIndex;
+import dev.lake.metasrv.IndexBuilds;
 import dev.lake.metasrv.Leadership;
 import dev.lake.metasrv.Maintenance;
 import dev.lake.metasrv.MaintenanceReport;
@@ -36,7 +39,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * lake's admin actions (Flight DoAction, UTF-8 JSON bodies, documented in docs/api.md). Each returns one JSON
- * result. On a follower, the writing actions ({@code lake.drop_table}, {@code lake.maintain_table}) are forwarded to
+ * result. On a follower, the writing actions ({@code lake.drop_table}, {@code lake.maintain_table},
+ * {@code lake.create_index}) are forwarded to
  * the leader ({@link Forwarding}) after the caller's role was checked here; the leader's internal endpoint runs them
  * through {@link #runHere}. Read-your-writes needs nothing here: the write coordinator, maintenance and the
  * forwarding client tell the node's catalog (a {@link dev.lake.registry.RegistrationListener}).
@@ -45,6 +49,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
   static final String DROP_TABLE = "lake.drop_table";
   static final String MAINTAIN_TABLE = "lake.maintain_table";
   static final String DESCRIBE_TABLE = "lake.describe_table";
+  static final String CREATE_INDEX = "lake.create_index";
+  private static final java.util.Set<String> CREATE_INDEX_FIELDS = java.util.Set.of("table", "column", "type", "name");
   static final String STATUS = "lake.status";
   private static final ObjectMapper JSON = new ObjectMapper();
   private final WriteCoordinator writes;
@@ -83,6 +89,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     List<ActionType> types = new java.util.ArrayList<>(List.of(
         new ActionType(DROP_TABLE, "Drop a table (admin): {\"table\"} -> {\"table\", \"generation\", \"version\"}"),
         new ActionType(MAINTAIN_TABLE, "Compact and apply retention (admin): {\"table\"} -> what was done"),
+        new ActionType(CREATE_INDEX, "Build a scalar index (admin): {\"table\", \"column\", \"type\": BTREE|BITMAP, "
+            + "\"name\"?} -> the registered version and the index"),
         new ActionType(DESCRIBE_TABLE, "Describe a table: {\"table\"} -> schema, generation, version, history"),
         new ActionType(STATUS, "Node, leader and registry status: {} -> status")));
     NamespaceActions.descriptions().forEach((type, text) -> types.add(new ActionType(type, text)));
@@ -108,6 +116,7 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     ObjectNode out = switch (action.getType()) {
       case DROP_TABLE -> drop(caller, action, mayForward);
       case MAINTAIN_TABLE -> maintain(caller, action, mayForward);
+      case CREATE_INDEX -> createIndex(caller, action, mayForward);
       case DESCRIBE_TABLE -> describe(action);
       case STATUS -> status(caller.role().allows(Role.ADMIN));
       case NamespaceActions.RESOLVE_TABLE, NamespaceActions.PIN_SNAPSHOT ->
@@ -158,6 +167,45 @@ final class AdminActions implements InternalEndpoint.LocalActions {
     return out;
   }
 
+  /**
+   * {@code lake.create_index}: every field checked here (unknown fields, types, the index type) before the leader
+   * builds it; the table, column and name are checked by the leader against the registered version.
+   */
+  private ObjectNode createIndex(Identity caller, Action action, boolean mayForward) {
+    requireRole(caller, Role.ADMIN, "create indexes");
+    JsonNode body = body(action);
+    body.fieldNames().forEachRemaining(field -> {
+      if (!CREATE_INDEX_FIELDS.contains(field)) {
+        throw new LakeException(ErrorCode.INVALID_ARGUMENT, "unknown field \"" + StatusMapper.truncate(field)
+            + "\" in " + CREATE_INDEX + "; it takes " + new java.util.TreeSet<>(CREATE_INDEX_FIELDS));
+      }
+    });
+    String table = TableNames.normalize(text(body, "table"));
+    String column = text(body, "column");
+    String typeText = text(body, "type");
+    IndexKind kind = IndexKind.parse(typeText).orElseThrow(() -> new LakeException(ErrorCode.INVALID_ARGUMENT,
+        "unknown index type '" + StatusMapper.truncate(typeText) + "': use BTREE (keys, ranges) or BITMAP (few "
+            + "distinct values)"));
+    Optional<String> name = body.has("name") ? Optional.of(text(body, "name")) : Optional.empty();
+    Optional<Forwarding.Target> leader = leader(mayForward);
+    if (leader.isPresent()) {
+      return forwarding.createIndex(leader.get(), caller, action, table);
+    }
+    IndexBuilds.Created created = maintenance.indexes().create(table, column, kind, name);
+    ObjectNode out = JSON.createObjectNode();
+    out.put("table", created.registration().name()).put("generation", created.registration().generation())
+        .put("version", created.registration().version());
+    index(out.putObject("index"), created.index());
+    return out;
+  }
+
+  private static void index(ObjectNode out, TableIndex index) {
+    out.put("name", index.name()).put("type", index.type());
+    ArrayNode columns = out.putArray("columns");
+    index.columns().forEach(columns::add);
+    out.put("built_at_version", index.builtAtVersion()).put("fragments", index.fragments());
+  }
+
   private ObjectNode describe(Action action) throws IOException {
     String table = TableNames.normalize(text(body(action), "table"));
     TableRegistration r = store.get(table).orElseThrow(() -> new TableNotFoundException(table));
@@ -171,6 +219,8 @@ final class AdminActions implements InternalEndpoint.LocalActions {
           .put("arrow_type", f.getType().toString())
           .put("nullable", f.isNullable());
     }
+    ArrayNode indexes = out.putArray("indexes");
+    maintenance.indexes().indexes(r).forEach(i -> index(indexes.addObject(), i));
     ArrayNode history = out.putArray("history");
     for (VersionRecord v : store.history(r.name(), r.generation())) {
       history.addObject().put("version", v.version()).put("registered_at", v.registeredAt().toString());

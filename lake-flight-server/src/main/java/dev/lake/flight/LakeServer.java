@@ -339,6 +339,16 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
     }
   }
 
+  /** The node's root allocator (an in-process writer's batches must come from it: tests). */
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** This node's write coordinator (ingest, drop): what a leader runs every write through. */
+  public WriteCoordinator writes() {
+    return writes;
+  }
+
   /** Compaction, retention and garbage collection of this node (also run in the background). */
   public Maintenance maintenance() {
     return maintenance;

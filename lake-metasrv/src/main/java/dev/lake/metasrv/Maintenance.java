@@ -60,6 +60,7 @@ public final class Maintenance {
   private final WriteInterceptor interceptor;
   private final CommitRule commitRule;
   private final RegistrationListener listener;
+  private final IndexBuilds indexBuilds;
 
   public Maintenance(MetaStore store, TableEngine engine, Leadership leadership, TableLocks locks,
       TableLocations locations, Clock clock, MaintenanceSettings settings, WriteInterceptor interceptor) {
@@ -80,6 +81,12 @@ public final class Maintenance {
     this.settings = settings;
     this.interceptor = interceptor;
     this.commitRule = new CommitRule(engine, leadership);
+    this.indexBuilds = new IndexBuilds(store, engine, leadership, locks, clock, interceptor, listener);
+  }
+
+  /** Scalar index builds ({@code lake.create_index}), under the same lock, gate and commit rule as compaction. */
+  public IndexBuilds indexes() {
+    return indexBuilds;
   }
 
   /** Compacts, then applies retention to, the current incarnation of {@code table}. */

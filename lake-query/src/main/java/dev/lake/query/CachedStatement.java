@@ -34,6 +34,23 @@ final class CachedStatement {
   private final List<TableReference> references;
   private final ReentrantLock planning = new ReentrantLock();
   private volatile CompiledPlan parameterless;
+  /**
+   * Plans compiled for the most recent parameter values (a dashboard's prepared statement is sent with the same few
+   * values again and again): a plan binds its values as literals, so one compiled for equal values is the same plan.
+   */
+  private final Map<List<Object>, CompiledPlan> byValues = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<Object>, CompiledPlan> eldest) {
+          return size() > VALUE_PLANS;
+        }
+      });
+  /** Validated copies planning no execution right now, for executions that find this one busy. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<CachedStatement> spares =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicInteger spareCount = new java.util.concurrent.atomic.AtomicInteger();
+  private static final int VALUE_PLANS = 64;
+  private static final int MAX_SPARES = 3;
 
   private CachedStatement(StatementPlanner planner, ValidatedStatement validated) {
     this.planner = planner;
@@ -92,6 +109,7 @@ final class CachedStatement {
   /** Drops the compiled plan kept for reuse (its generated class failed to initialize). */
   void forgetCompiled() {
     parameterless = null;
+    byValues.clear();
   }
 
   Optional<CompiledPlan> tryCompile(List<Object> parameters) {
@@ -101,8 +119,8 @@ final class CachedStatement {
   /** {@link #tryCompile(List)} for an execution {@code guard} may stop while it plans. */
   Optional<CompiledPlan> tryCompile(List<Object> parameters, dev.lake.query.guard.QueryGuard guard) {
     boolean reusable = validated.parameterCount() == 0;
-    CompiledPlan compiled = parameterless;
-    if (reusable && compiled != null) {
+    CompiledPlan compiled = reusable ? parameterless : known(parameters).orElse(null);
+    if (compiled != null) {
       return Optional.of(compiled);
     }
     if (!planning.tryLock()) {
@@ -112,10 +130,56 @@ final class CachedStatement {
       compiled = planner.compile(validated, parameters, guard);
       if (reusable) {
         parameterless = compiled;
+      } else {
+        remember(parameters, compiled);
       }
       return Optional.of(compiled);
     } finally {
       planning.unlock();
+    }
+  }
+
+  /** The plan compiled earlier for exactly these parameter values, if it is still kept. */
+  Optional<CompiledPlan> known(List<Object> parameters) {
+    return cacheable(parameters) ? Optional.ofNullable(byValues.get(parameters)) : Optional.empty();
+  }
+
+  /** Keeps {@code plan}, compiled for {@code parameters} (by this statement or a copy of it), for equal values. */
+  void remember(List<Object> parameters, CompiledPlan plan) {
+    if (cacheable(parameters) && plan.explain().isEmpty()) {
+      byValues.put(java.util.Collections.unmodifiableList(new ArrayList<>(parameters)), plan);
+    }
+  }
+
+  /** Values with value equality only (no arrays); null means "unbound" (EXPLAIN), never kept. */
+  private static boolean cacheable(List<Object> parameters) {
+    if (parameters == null || parameters.isEmpty()) {
+      return false;
+    }
+    for (Object v : parameters) {
+      if (v != null && !(v instanceof Number || v instanceof String || v instanceof Boolean
+          || v instanceof java.time.temporal.Temporal)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A validated copy of this statement that no execution is planning with, or null. Give it back after use. */
+  CachedStatement spare() {
+    CachedStatement spare = spares.poll();
+    if (spare != null) {
+      spareCount.decrementAndGet();
+    }
+    return spare;
+  }
+
+  /** Keeps {@code copy} (validated for the same SQL and pins) for a later execution that finds this one busy. */
+  void offerSpare(CachedStatement copy) {
+    if (copy != this && spareCount.incrementAndGet() <= MAX_SPARES) {
+      spares.add(copy);
+    } else {
+      spareCount.decrementAndGet();
     }
   }
 

@@ -197,6 +197,7 @@ public final class QueryService implements AutoCloseable {
     List<Object> values = Collections.unmodifiableList(new ArrayList<>(parameters));
     QueryResources resources = null;
     CachedStatement executing = null;
+    CachedStatement owner = null;
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard);
       guard.check();
@@ -219,25 +220,41 @@ public final class QueryService implements AutoCloseable {
             && statement.validated().parameterCount() > 0 ? null : values;
         Optional<CompiledPlan> compiled = statement.tryCompile(bound, guard);
         if (compiled.isEmpty()) {
-          // Another execution is planning with the cached statement: plan a private copy rather than wait.
+          // Another execution is planning with the cached statement: plan with a copy rather than wait (a spare kept
+          // from an earlier such execution, else a fresh one), and keep the copy for the next time.
           plans.busy();
-          statement = CachedStatement.validate(sql, tables, options, guard);
-          compiled = statement.tryCompile(bound, guard);
+          CachedStatement primary = statement;
+          CachedStatement copy = primary.spare();
+          if (copy == null) {
+            copy = CachedStatement.validate(sql, tables, options, guard);
+          } else {
+            tables.openAll(copy.validated().tables());
+          }
+          compiled = copy.tryCompile(bound, guard);
+          if (compiled.isEmpty()) {
+            copy = CachedStatement.validate(sql, tables, options, guard);
+            compiled = copy.tryCompile(bound, guard);
+          }
+          compiled.ifPresent(found -> primary.remember(bound, found));
+          primary.offerSpare(copy);
+          owner = primary;
+          statement = copy;
         }
         plan = compiled.orElseThrow();
       }
       guard.check();
       LOG.debug("statement planned path={} tables={} sql={}", plan.path(), keyed.values(), Echo.of(sql));
       CachedStatement running = statement;
+      CachedStatement keeping = owner == null ? statement : owner;
       executing = statement;
       return executor.stream(statement.validated(), plan, statement.planner(), tables.sources(), resources,
-          failure -> translate(failure, running));
+          failure -> translate(failure, running, keeping));
     } catch (Throwable t) {
       if (resources != null) {
         resources.close();
       }
       if (executing != null) {
-        translate(t, executing);
+        translate(t, executing, owner == null ? executing : owner);
       }
       throw failure(t, sql);
     }
@@ -311,10 +328,12 @@ public final class QueryService implements AutoCloseable {
    * expression such as {@code 1/0}), the statement's compiled plan is forgotten, so the next execution compiles
    * afresh and meets the same data error again rather than a class that can no longer be initialized.
    */
-  private static RuntimeException translate(Throwable t, CachedStatement statement) {
+  private static RuntimeException translate(Throwable t, CachedStatement... statements) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof ExceptionInInitializerError || c instanceof NoClassDefFoundError) {
-        statement.forgetCompiled();
+        for (CachedStatement statement : statements) {
+          statement.forgetCompiled(); // the copy that compiled the plan, and the cached statement keeping it
+        }
         break;
       }
     }

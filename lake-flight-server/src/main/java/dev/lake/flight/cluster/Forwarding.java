@@ -106,6 +106,16 @@ public final class Forwarding {
     return answer;
   }
 
+  /**
+   * Forwards an index build on {@code table} to {@code leader}; tells the listener the registration as the registry
+   * holds it now (the leader registered a new version). Returns the answer.
+   */
+  public ObjectNode createIndex(Target leader, Identity caller, Action action, String table) {
+    ObjectNode answer = action(leader, caller, action);
+    store.get(TableNames.normalize(table)).ifPresent(listener::registered);
+    return answer;
+  }
+
   private ObjectNode action(Target leader, Identity caller, Action action) {
     byte[] result = client.action(leader, caller.user(), action);
     try {

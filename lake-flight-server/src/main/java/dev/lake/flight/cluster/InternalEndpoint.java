@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class InternalEndpoint extends NoOpFlightProducer {
   private static final Logger LOG = LoggerFactory.getLogger(InternalEndpoint.class);
-  static final Set<String> FORWARDED_ACTIONS = Set.of("lake.drop_table", "lake.maintain_table");
+  static final Set<String> FORWARDED_ACTIONS = Set.of("lake.drop_table", "lake.maintain_table",
+      "lake.create_index");
 
   /** Runs a bulk ingest on this node (the leader) and returns the acknowledged write. */
   public interface LocalIngest {

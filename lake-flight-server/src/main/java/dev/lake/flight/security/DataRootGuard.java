@@ -80,6 +80,16 @@ public final class DataRootGuard implements TableEngine {
   }
 
   @Override
+  public long createIndex(String location, long readVersion, dev.lake.engine.IndexSpec spec) {
+    return delegate.createIndex(allowlist.check(location), readVersion, spec);
+  }
+
+  @Override
+  public List<dev.lake.engine.TableIndex> indexes(String location, long version) {
+    return delegate.indexes(allowlist.check(location), version);
+  }
+
+  @Override
   public CleanupResult cleanup(String location, Set<Long> keep, long registered) {
     return delegate.cleanup(allowlist.check(location), keep, registered);
   }

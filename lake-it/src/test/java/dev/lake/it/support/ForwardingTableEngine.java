@@ -69,6 +69,16 @@ public class ForwardingTableEngine implements TableEngine {
   }
 
   @Override
+  public long createIndex(String location, long readVersion, dev.lake.engine.IndexSpec spec) {
+    return delegate.createIndex(location, readVersion, spec);
+  }
+
+  @Override
+  public List<dev.lake.engine.TableIndex> indexes(String location, long version) {
+    return delegate.indexes(location, version);
+  }
+
+  @Override
   public CleanupResult cleanup(String location, Set<Long> keep, long registered) {
     return delegate.cleanup(location, keep, registered);
   }

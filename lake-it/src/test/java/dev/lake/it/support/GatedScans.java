@@ -57,6 +57,11 @@ public final class GatedScans extends ForwardingTableEngine {
       }
 
       @Override
+      public java.util.List<dev.lake.engine.TableIndex> indexes() {
+        return snapshot.indexes();
+      }
+
+      @Override
       public long version() {
         return snapshot.version();
       }

@@ -79,6 +79,8 @@ public final class PinnedTables implements TableResolver {
 
   private void describe(LanceTable table, Opened opened) {
     table.rowCount(opened.snapshot.countRows());
+    table.indexes(opened.snapshot.indexes().stream().filter(i -> i.columns().size() == 1)
+        .map(i -> new dev.lake.query.model.ColumnIndex(i.name(), i.columns().get(0), i.type())).toList());
     table.statistics(estimates.of(opened.snapshot, resources));
   }
 

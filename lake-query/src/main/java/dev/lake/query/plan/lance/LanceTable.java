@@ -40,6 +40,7 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
   private volatile RelDataType rowType;
   private volatile long rowCount = -1;
   private volatile ColumnStatistics statistics = ColumnStatistics.UNKNOWN;
+  private volatile List<dev.lake.query.model.ColumnIndex> indexes = List.of();
 
   public LanceTable(TableReference reference, TablePin pin, Schema schema) {
     this.reference = Objects.requireNonNull(reference, "reference");
@@ -76,6 +77,16 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
       throw new IllegalArgumentException("a row count must be >= 0, was " + rows);
     }
     rowCount = rows;
+  }
+
+  /** Records the scalar indexes of the pinned version (a fact of that version, read from its manifest). */
+  public void indexes(List<dev.lake.query.model.ColumnIndex> pinned) {
+    indexes = List.copyOf(pinned);
+  }
+
+  /** The scalar indexes of the pinned version, once an execution opened it (else none). */
+  public List<dev.lake.query.model.ColumnIndex> indexes() {
+    return indexes;
   }
 
   /** Where distinct counts of this version's columns come from (set when an execution opens the version). */

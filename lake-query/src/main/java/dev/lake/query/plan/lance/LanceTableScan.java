@@ -88,6 +88,14 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
     return lanceTable;
   }
 
+  /**
+   * The scalar indexes of the pinned version that Lance's scanner can use for this scan's pushed filter
+   * ({@link IndexUse}); EXPLAIN lists them as {@code index=[name TYPE, ...]}.
+   */
+  public List<dev.lake.query.model.ColumnIndex> usedIndexes() {
+    return condition.map(c -> IndexUse.used(c, lanceTable.fields(), lanceTable.indexes())).orElse(List.of());
+  }
+
   /** Indexes of the stored columns this scan returns, in output order. */
   public ImmutableIntList projects() {
     return projects;
@@ -203,6 +211,8 @@ public final class LanceTableScan extends TableScan implements EnumerableRel {
         .item("version", lanceTable.pin().version())
         .item("columns", columnNames())
         .itemIf("filter", filter.orElse(""), filter.isPresent())
+        .itemIf("index", usedIndexes().stream().map(Object::toString)
+            .collect(java.util.stream.Collectors.joining(", ")), !usedIndexes().isEmpty())
         .itemIf("limit", limit.orElse(0L), limit.isPresent())
         .itemIf("runtimeFilters", runtimeFilters, !runtimeFilters.isEmpty());
   }
