@@ -146,7 +146,7 @@ final class CachedStatement {
 
   /** Keeps {@code plan}, compiled for {@code parameters} (by this statement or a copy of it), for equal values. */
   void remember(List<Object> parameters, CompiledPlan plan) {
-    if (cacheable(parameters) && plan.explain().isEmpty()) {
+    if (cacheable(parameters) && !(plan instanceof CompiledPlan.Explain)) {
       byValues.put(java.util.Collections.unmodifiableList(new ArrayList<>(parameters)), plan);
     }
   }

@@ -227,6 +227,11 @@ class WideScanTest {
     }
 
     @Override
+    public String fragmentKey(int fragment) {
+      return delegate.fragmentKey(fragment);
+    }
+
+    @Override
     public String location() {
       return delegate.location();
     }
