@@ -11,7 +11,6 @@ import dev.lake.engine.TableIndex;
 import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.RegistrationListener;
-import dev.lake.registry.RegistryConflictException;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableNotFoundException;
 import dev.lake.registry.TableRegistration;
@@ -116,22 +115,10 @@ public final class IndexBuilds {
               indexName, readVersion, attempt, e.getMessage());
           continue;
         }
-        TableRegistration next = registration.withVersion(version, registration.schema(), fence.term(),
-            clock.instant());
-        interceptor.beforeRegistryWrite(tableName, version);
-        try {
-          store.commit(fence, registration, next, Optional.empty());
-        } catch (RegistryConflictException e) {
-          throw new WriteConflictException("the registration of '" + tableName + "' changed during the index "
-              + "commit (another leader?); version " + version + " was not registered: retry", e);
-        }
+        TableRegistration next = VersionRegistrations.registerSameSchema(store, interceptor, clock, listener,
+            fence, registration, version, "index");
         LOG.info("index registered table={} generation={} index={} column={} type={} from={} to={}", tableName,
             registration.generation(), indexName, field.getName(), kind, registration.version(), version);
-        try {
-          listener.registered(next);
-        } catch (RuntimeException e) { // the version is registered: a listener's failure cannot undo it
-          LOG.error("the registration listener failed table={} version={}", tableName, version, e);
-        }
         TableIndex index = engine.indexes(next.location(), version).stream()
             .filter(i -> i.name().equals(indexName)).findFirst()
             .orElse(new TableIndex(indexName, List.of(field.getName()), kind.name(), readVersion, 0));

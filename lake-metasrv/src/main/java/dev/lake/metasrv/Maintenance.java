@@ -12,7 +12,6 @@ import dev.lake.registry.LeaseFence;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.Page;
 import dev.lake.registry.RegistrationListener;
-import dev.lake.registry.RegistryConflictException;
 import dev.lake.registry.TableNames;
 import dev.lake.registry.TableNotFoundException;
 import dev.lake.registry.TableRegistration;
@@ -137,23 +136,11 @@ public final class Maintenance {
             e.committedVersion(), e.foreignVersion());
         return Optional.empty();
       }
-      TableRegistration next = registration.withVersion(version, registration.schema(), fence.term(),
-          clock.instant());
-      interceptor.beforeRegistryWrite(name, version);
-      try {
-        store.commit(fence, registration, next, Optional.empty());
-      } catch (RegistryConflictException e) {
-        throw new WriteConflictException("the registration of '" + name + "' changed during the compaction "
-            + "commit; version " + version + " was not registered", e);
-      }
+      TableRegistration next = VersionRegistrations.registerSameSchema(store, interceptor, clock, listener, fence,
+          registration, version, "compaction");
       LOG.info("compaction registered table={} generation={} from={} to={} fragmentsRemoved={} fragmentsAdded={}",
           name, registration.generation(), registration.version(), version, work.fragmentsRemoved(),
           work.fragmentsAdded());
-      try {
-        listener.registered(next);
-      } catch (RuntimeException e) { // the version is registered: a listener's failure cannot undo it
-        LOG.error("the registration listener failed table={} version={}", name, version, e);
-      }
       return Optional.of(next);
     });
   }

@@ -364,14 +364,9 @@ public final class WriteCoordinator {
     return dev.lake.engine.RegisteredSchema.of(registration);
   }
 
-  /** Tells the listener; its failure cannot undo a registered write, so it is logged, not thrown. */
+  /** Tells the listener ({@link VersionRegistrations#tell}). */
   private void tell(TableRegistration registration) {
-    try {
-      listener.registered(registration);
-    } catch (RuntimeException e) {
-      LOG.error("the registration listener failed table={} version={}", registration.name(),
-          registration.version(), e);
-    }
+    VersionRegistrations.tell(listener, registration);
   }
 
   private void tellDropped(TableRegistration dropped) {

@@ -234,13 +234,13 @@ public final class TpchBenchmark {
     }
   }
 
-  private static long jdbcDrain(Connection jdbc, String sql) throws Exception {
+  static long jdbcDrain(Connection jdbc, String sql) throws Exception {
     try (Statement statement = jdbc.createStatement(); ResultSet result = statement.executeQuery(sql)) {
       return DuckDbReference.JdbcRows.drain(result);
     }
   }
 
-  private static long flightDrain(FlightTestClient client, String sql) throws Exception {
+  static long flightDrain(FlightTestClient client, String sql) throws Exception {
     long rows = 0;
     FlightInfo info = client.sql().execute(sql, client.auth());
     for (FlightEndpoint endpoint : info.getEndpoints()) {

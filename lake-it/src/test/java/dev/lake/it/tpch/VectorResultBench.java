@@ -12,9 +12,6 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.arrow.flight.FlightEndpoint;
-import org.apache.arrow.flight.FlightInfo;
-import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -46,16 +43,16 @@ public final class VectorResultBench {
       String q1 = TpchQueries.sql(1).replaceAll("(?m)^--.*$", "").trim();
       for (String[] query : new String[][] {{"Q1", q1}, {"wide", WIDE}}) {
         System.out.println(query[0] + " plan: " + explain(jdbc, query[1]));
-        long rows = jdbcDrain(jdbc, query[1]);
-        flightDrain(client, query[1]);
+        long rows = TpchBenchmark.jdbcDrain(jdbc, query[1]);
+        TpchBenchmark.flightDrain(client, query[1]);
         long[] viaJdbc = new long[runs];
         long[] viaFlight = new long[runs];
         for (int i = 0; i < runs; i++) {
           long start = System.nanoTime();
-          jdbcDrain(jdbc, query[1]);
+          TpchBenchmark.jdbcDrain(jdbc, query[1]);
           viaJdbc[i] = System.nanoTime() - start;
           start = System.nanoTime();
-          flightDrain(client, query[1]);
+          TpchBenchmark.flightDrain(client, query[1]);
           viaFlight[i] = System.nanoTime() - start;
         }
         System.out.printf(Locale.ROOT, "%s rows=%d jdbc median %.0f ms, flight median %.0f ms (runs %s / %s)%n",
@@ -82,22 +79,4 @@ public final class VectorResultBench {
     }
   }
 
-  private static long jdbcDrain(Connection jdbc, String sql) throws Exception {
-    try (Statement statement = jdbc.createStatement(); ResultSet result = statement.executeQuery(sql)) {
-      return DuckDbReference.JdbcRows.drain(result);
-    }
-  }
-
-  private static long flightDrain(FlightTestClient client, String sql) throws Exception {
-    long rows = 0;
-    FlightInfo info = client.sql().execute(sql, client.auth());
-    for (FlightEndpoint endpoint : info.getEndpoints()) {
-      try (FlightStream stream = client.sql().getStream(endpoint.getTicket(), client.auth())) {
-        while (stream.next()) {
-          rows += stream.getRoot().getRowCount();
-        }
-      }
-    }
-    return rows;
-  }
 }

@@ -30,7 +30,8 @@ final class VectorBatches implements BatchSource {
       result = run.get();
       guard.check();
     }
-    int written = result.fill(out, next, batchSize, RowBatches.MAX_BATCH_BYTES);
+    int written = result.fill(out, next, batchSize, RowBatches.MAX_BATCH_BYTES,
+        vector -> ValueWriters.forVector(vector)::write);
     next += written;
     return written > 0;
   }

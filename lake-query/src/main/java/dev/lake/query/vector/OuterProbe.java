@@ -54,7 +54,7 @@ public record OuterProbe(JoinSpec spec, Col[] probeShapes, Op.Filter residual, b
     int[] buildRows = matches.buildRows();
     int count = matches.count();
     if (residual != null && count > 0) {
-      Batch pairs = new NullExtendedBatch(batch.select(probeRows, count), null, table, buildRows, count, spec);
+      Batch pairs = JoinedBatch.nullExtended(batch.select(probeRows, count), null, table, buildRows, count, spec);
       int[] positions = survivors(residual, pairs, count);
       if (positions.length < count) {
         int[] p = new int[positions.length];
@@ -74,7 +74,7 @@ public record OuterProbe(JoinSpec spec, Col[] probeShapes, Op.Filter residual, b
       }
     }
     if (!keepProbe) {
-      return new NullExtendedBatch(batch.select(probeRows, count), null, table, buildRows, count, spec);
+      return JoinedBatch.nullExtended(batch.select(probeRows, count), null, table, buildRows, count, spec);
     }
     // Every probe row: its matches in order, or once with no build row (-1).
     int[] outProbe = new int[count + n];
@@ -93,7 +93,7 @@ public record OuterProbe(JoinSpec spec, Col[] probeShapes, Op.Filter residual, b
       }
     }
     Batch probed = out == n && count == 0 ? batch : batch.select(outProbe, out);
-    return new NullExtendedBatch(probed, null, table, outBuild, out, spec);
+    return JoinedBatch.nullExtended(probed, null, table, outBuild, out, spec);
   }
 
   /** The positions of {@code pairs} whose residual condition is true. */
@@ -130,7 +130,7 @@ public record OuterProbe(JoinSpec spec, Col[] probeShapes, Op.Filter residual, b
       for (int from = 0; from < count; from += 4_096) {
         int size = Math.min(4_096, count - from);
         int[] chunk = java.util.Arrays.copyOfRange(unmatched, from, from + size);
-        Batch batch = new NullExtendedBatch(null, join.probeShapes, join.table, chunk, size, join.spec);
+        Batch batch = JoinedBatch.nullExtended(null, join.probeShapes, join.table, chunk, size, join.spec);
         for (Op op : before.subList(at + 1, before.size())) {
           batch = op.apply(batch);
         }

@@ -7,8 +7,6 @@ import java.nio.charset.StandardCharsets;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
-import org.apache.arrow.vector.DateMilliVector;
-import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -23,14 +21,13 @@ import org.apache.arrow.vector.VarCharVector;
  * Writes a {@link VectorResult}'s columns into Arrow vectors of the statement's result types, a column at a time.
  * The values are those of the column's {@link ResultType}, converted to the vector's type as the row runtime's
  * writer converts them (lake-query's {@code exec.ValueWriters}): a DECIMAL set to the vector's scale (HALF_UP) and
- * refused when it needs more digits than the vector's precision, a DATE as days (or milliseconds for a DATE(ms)
- * vector), strings as UTF-8. A column of its natural vector type is written straight from the executor's arrays;
- * any other pairing goes through the boxed value.
+ * refused when it needs more digits than the vector's precision, a DATE as days, strings as UTF-8. A column of its
+ * natural vector type is written straight from the executor's arrays; any other pairing writes the boxed value with
+ * the row runtime's own writer, passed in by the caller.
  */
 final class ResultWriters {
   /** Rows written per column before the next column (and the batch's size check). */
   static final int CHUNK_ROWS = 1_024;
-  private static final long MILLIS_PER_DAY = 86_400_000L;
 
   private ResultWriters() {}
 
@@ -46,10 +43,11 @@ final class ResultWriters {
     void set(int at, int row);
   }
 
-  static Writer forVector(FieldVector vector, VectorResult result, int column) {
+  static Writer forVector(FieldVector vector, VectorResult result, int column,
+      VectorResult.BoxedWriters boxedWriters) {
     Value value = natural(vector, result, column);
     if (value == null) {
-      Boxed boxed = boxed(vector);
+      VectorResult.BoxedWriter boxed = boxedWriters.forVector(vector);
       value = (at, row) -> boxed.set(at, result.boxed(row, column));
     }
     Value set = value;
@@ -168,70 +166,6 @@ final class ResultWriters {
       }
     }
     return bytes;
-  }
-
-  /** Sets a boxed non-null value. */
-  @FunctionalInterface
-  private interface Boxed {
-    void set(int at, Object value);
-  }
-
-  /** The row runtime writer's conversions of a boxed value into {@code vector}'s type. */
-  private static Boxed boxed(FieldVector vector) {
-    if (vector instanceof BitVector) {
-      BitVector v = (BitVector) vector;
-      return (at, value) -> v.setSafe(at, ((Boolean) value) ? 1 : 0);
-    }
-    if (vector instanceof TinyIntVector) {
-      TinyIntVector v = (TinyIntVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).byteValue());
-    }
-    if (vector instanceof SmallIntVector) {
-      SmallIntVector v = (SmallIntVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).shortValue());
-    }
-    if (vector instanceof IntVector) {
-      IntVector v = (IntVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).intValue());
-    }
-    if (vector instanceof BigIntVector) {
-      BigIntVector v = (BigIntVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).longValue());
-    }
-    if (vector instanceof Float4Vector) {
-      Float4Vector v = (Float4Vector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).floatValue());
-    }
-    if (vector instanceof Float8Vector) {
-      Float8Vector v = (Float8Vector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).doubleValue());
-    }
-    if (vector instanceof DecimalVector) {
-      DecimalVector v = (DecimalVector) vector;
-      return (at, value) -> setDecimal(v, at, toDecimal(value, v.getScale()), v.getPrecision(), v.getScale());
-    }
-    if (vector instanceof Decimal256Vector) {
-      Decimal256Vector v = (Decimal256Vector) vector;
-      return (at, value) -> v.setSafe(at, toDecimal(value, v.getScale()));
-    }
-    if (vector instanceof VarCharVector) {
-      VarCharVector v = (VarCharVector) vector;
-      return (at, value) -> v.setSafe(at, value.toString().getBytes(StandardCharsets.UTF_8));
-    }
-    if (vector instanceof LargeVarCharVector) {
-      LargeVarCharVector v = (LargeVarCharVector) vector;
-      return (at, value) -> v.setSafe(at, value.toString().getBytes(StandardCharsets.UTF_8));
-    }
-    if (vector instanceof DateDayVector) {
-      DateDayVector v = (DateDayVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).intValue());
-    }
-    if (vector instanceof DateMilliVector) {
-      DateMilliVector v = (DateMilliVector) vector;
-      return (at, value) -> v.setSafe(at, ((Number) value).longValue() * MILLIS_PER_DAY);
-    }
-    throw new IllegalStateException("no writer for Arrow type " + vector.getField().getType()
-        + " of column " + vector.getField().getName());
   }
 
   private static BigDecimal toDecimal(Object value, int scale) {

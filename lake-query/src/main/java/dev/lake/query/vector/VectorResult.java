@@ -82,13 +82,31 @@ public final class VectorResult {
   }
 
   /**
+   * Sets one non-null value in the row runtime's representation ({@link #boxed}) at a vector position:
+   * the row runtime's own writer, for a pairing of result type and vector that has no natural writer, so both
+   * runtimes convert such values the same way.
+   */
+  @FunctionalInterface
+  public interface BoxedWriter {
+    void set(int at, Object value);
+  }
+
+  /** The {@link BoxedWriter} of a vector. */
+  @FunctionalInterface
+  public interface BoxedWriters {
+    BoxedWriter forVector(FieldVector vector);
+  }
+
+  /**
    * Writes rows {@code from ..} of this result into {@code out}'s vectors (cleared first; of the statement's result
    * types, column by column in order), at most {@code maxRows} rows and ending early once the vectors' buffers pass
-   * {@code maxBytes}; sets the row count.
+   * {@code maxBytes}; sets the row count. A column whose vector is not of its natural type is written through
+   * {@code boxedWriters}, the row runtime's writers.
    *
    * @return the rows written (0 when {@code from} is past the end)
    */
-  public int fill(VectorSchemaRoot out, int from, int maxRows, long maxBytes) {
+  public int fill(VectorSchemaRoot out, int from, int maxRows, long maxBytes,
+      BoxedWriters boxedWriters) {
     List<FieldVector> vectors = out.getFieldVectors();
     if (vectors.size() != columns.length) {
       throw new IllegalStateException("a vectorized result of " + columns.length + " columns cannot fill a batch of "
@@ -99,7 +117,7 @@ public final class VectorResult {
       FieldVector vector = vectors.get(c);
       vector.clear();
       vector.allocateNew();
-      writers[c] = ResultWriters.forVector(vector, this, c);
+      writers[c] = ResultWriters.forVector(vector, this, c, boxedWriters);
     }
     int end = (int) Math.min(rows, (long) from + Math.max(0, maxRows));
     int written = 0;
