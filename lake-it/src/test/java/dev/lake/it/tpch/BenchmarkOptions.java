@@ -14,11 +14,19 @@ import java.nio.file.Path;
  * @param out the Markdown report
  * @param queries the TPC-H queries to run (all 22 by default); a partial run skips the direct Lance writes and the
  *     SELECT * measurement, for quick looks at a few queries
+ * @param streamed load each table straight from its generator into lake, and again into DuckDB, instead of holding
+ *     its batches in memory for every consumer (no direct Lance writes, no SELECT * measurement): for scales whose
+ *     data does not fit in memory twice; on by default from scale factor 5 ({@code --streamed} / {@code --recorded})
  */
 record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThreads, int batchRows, Path work,
-    Path out, java.util.List<Integer> queries) {
+    Path out, java.util.List<Integer> queries, boolean streamed) {
   boolean partial() {
     return queries.size() < 22;
+  }
+
+  /** Whether the direct Lance writes and the SELECT * measurement are skipped. */
+  boolean skipsLoadMeasures() {
+    return partial() || streamed;
   }
 
   static BenchmarkOptions parse(String[] args) {
@@ -28,8 +36,9 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
     int threads = 2;
     int batchRows = 65_536;
     Path work = null;
+    Boolean streamed = null;
     java.util.List<Integer> queries = java.util.stream.IntStream.rangeClosed(1, 22).boxed().toList();
-    Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-tpch.md");
+    Path out = null;
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -40,20 +49,27 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
         case "--batch-rows": batchRows = Integer.parseInt(value); i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
+        case "--streamed": streamed = true; break;
+        case "--recorded": streamed = false; break;
         case "--queries":
           queries = java.util.Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList();
           i++;
           break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --cap-seconds N"
-              + " --duckdb-threads N --batch-rows N --work DIR --out FILE --queries 1,6");
+              + " --duckdb-threads N --batch-rows N --work DIR --out FILE --queries 1,6 --streamed --recorded");
       }
+    }
+    if (out == null) {
+      String suffix = scale == 1 ? "" : "-sf" + (scale == Math.rint(scale) ? String.valueOf((long) scale)
+          : String.valueOf(scale));
+      out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-tpch" + suffix + ".md");
     }
     if (work == null) {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("run-" + System.currentTimeMillis());
     }
     return new BenchmarkOptions(scale, runs, cap, threads, batchRows, work.toAbsolutePath(), out.toAbsolutePath(),
-        queries);
+        queries, streamed != null ? streamed : scale >= 5);
   }
 }

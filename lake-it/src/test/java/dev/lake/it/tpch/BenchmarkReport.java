@@ -71,6 +71,12 @@ final class BenchmarkReport {
         100 * direct.median() / ingest.median(), duckNanos / 1e6));
   }
 
+  /** A table loaded straight from its generator (streamed: no direct Lance write to compare with). */
+  void streamedTable(String name, long rows, long ingestNanos, long duckNanos) {
+    loadRows.add(String.format(Locale.ROOT, "| %s | %,d | (in ingest) | - | %s (with generation) | - | %,.0f |", name,
+        rows, rate(rows, ingestNanos / 1e6), duckNanos / 1e6));
+  }
+
   /**
    * @param samples DuckDB in memory, DuckDB over Parquet, lake through JDBC, lake through FlightSqlClient, and (when
    *     pushed down whole) Lance SQL
