@@ -99,10 +99,15 @@ public final class IngestBenchmark {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("ingest-" + System.currentTimeMillis());
     }
-    new IngestBenchmark(scale, runs, batchRows, tables, ingest, scan, work.toAbsolutePath(), out.toAbsolutePath())
-        .run();
-    // The Flight client leaves non-daemon threads behind; the figures are written.
-    System.exit(0);
+    int status = 1;
+    try {
+      new IngestBenchmark(scale, runs, batchRows, tables, ingest, scan, work.toAbsolutePath(), out.toAbsolutePath())
+          .run();
+      status = 0;
+    } finally {
+      // The Flight client leaves non-daemon threads behind: end the JVM, also when the run failed.
+      System.exit(status);
+    }
   }
 
   private void run() throws Exception {
