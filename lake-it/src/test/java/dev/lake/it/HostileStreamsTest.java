@@ -108,6 +108,13 @@ class HostileStreamsTest {
           (body, layout) -> putInt(body, layout.get(3), 50 * 4, 3))));
       cases.put("invalid UTF-8", RawFlight.bytes(schema, RawFlight.batch(root,
           (body, layout) -> body[(int) layout.get(4).getOffset() + 1] = (byte) 0xff)));
+      // "row-0" then "row-1" become "row-\xc3" and "\xa9ow-1": the bytes together read "row-éow-1", neither value
+      // is UTF-8 on its own
+      cases.put("a value starting inside a UTF-8 sequence", RawFlight.bytes(schema, RawFlight.batch(root,
+          (body, layout) -> {
+            body[(int) layout.get(4).getOffset() + 4] = (byte) 0xc3;
+            body[(int) layout.get(4).getOffset() + 5] = (byte) 0xa9;
+          })));
       // seed 20261202, request 16379: one flipped bit made the header declare 134,217,733 rows for columns of 5
       cases.put("a header declaring more rows than its columns hold", RawFlight.bytes(schema, good.toBuilder()
           .setDataHeader(ByteString.copyFrom(rowCountFlipped(good.getDataHeader().toByteArray()))).build()));

@@ -14,11 +14,24 @@ import org.apache.arrow.vector.util.ValueVectorUtility;
 
 /**
  * Checks one incoming batch after Arrow loaded it and before Lance's native code reads it: every buffer long enough
- * for the row count and the type, offsets monotonic and inside the data, validity bitmaps covering every row (Arrow's
- * {@link ValueVectorUtility#validateFull}), and UTF-8 in string columns. A batch that fails is refused with
+ * for the row count and the type, validity bitmaps covering every row (Arrow's {@link ValueVectorUtility#validate};
+ * {@link ValueVectorUtility#validateFull} for nested and other types), offsets monotonic and inside the data, UTF-8 in
+ * string columns with every value starting at a character boundary, decimals within their precision. String,
+ * binary and decimal columns are checked here in one pass each rather than by Arrow's full validation, which
+ * formats a message for every string it checks and builds a BigDecimal for every decimal. A batch that fails is refused with
  * INVALID_ARGUMENT naming the column; nothing is written.
  */
 public final class BatchValidation {
+  /** 10^0 .. 10^18: every power of ten a long holds. */
+  private static final long[] POWERS_OF_TEN = new long[19];
+
+  static {
+    POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i < POWERS_OF_TEN.length; i++) {
+      POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+    }
+  }
+
   private BatchValidation() {}
 
   /** @param batch the batch's number in its stream (1-based), for the message */
@@ -34,37 +47,94 @@ public final class BatchValidation {
           // holding any bytes: check the structure, then only the values that are there.
           ValueVectorUtility.validate(v);
           decimals(batch, d);
+          continue;
+        }
+        if (v instanceof BaseVariableWidthVector || v instanceof BaseLargeVariableWidthVector) {
+          // Arrow's full validation of a string column formats a message for every value it checks (most of an
+          // ingest's time): check the structure, then the offsets and the UTF-8 here, in one pass each.
+          ValueVectorUtility.validate(v);
         } else {
           ValueVectorUtility.validateFull(v);
         }
       } catch (RuntimeException e) {
         throw invalid(batch, v, "its buffers do not match its type and row count (" + e.getMessage() + ")");
       }
-      if (v instanceof VarCharVector s) {
-        utf8(batch, v, s.getDataBuffer(), 0, s.getValueCount() == 0 ? 0 : offset(s, s.getValueCount()));
-      } else if (v instanceof LargeVarCharVector s) {
-        utf8(batch, v, s.getDataBuffer(), 0, s.getValueCount() == 0 ? 0 : largeOffset(s, s.getValueCount()));
+      if (v instanceof BaseVariableWidthVector s) {
+        variableWidth(batch, v, s.getOffsetBuffer(), BaseVariableWidthVector.OFFSET_WIDTH, s.getDataBuffer(),
+            v instanceof VarCharVector);
+      } else if (v instanceof BaseLargeVariableWidthVector s) {
+        variableWidth(batch, v, s.getOffsetBuffer(), BaseLargeVariableWidthVector.OFFSET_WIDTH, s.getDataBuffer(),
+            v instanceof LargeVarCharVector);
       }
     }
   }
 
-  /** Every non-NULL value of a DECIMAL column fits its declared precision. */
+  /**
+   * The offsets of a string or binary column: the first not negative, none going backwards, the last inside the data
+   * (Arrow's structural check saw the buffers are long enough for the count); for a string column the bytes they
+   * span are UTF-8 and every value starts at a character boundary (so each value on its own is UTF-8).
+   */
+  private static void variableWidth(long batch, FieldVector v, ArrowBuf offsets, int width, ArrowBuf data,
+      boolean text) {
+    int count = v.getValueCount();
+    if (count == 0) {
+      return;
+    }
+    if (offsets.capacity() < (count + 1L) * width) {
+      throw invalid(batch, v, "its offset buffer holds " + offsets.capacity() + " bytes for " + count + " rows");
+    }
+    long first = offsetAt(offsets, width, 0);
+    long last = offsetAt(offsets, width, count);
+    if (first < 0 || last < first || last > data.capacity()) {
+      throw invalid(batch, v, "its offsets span bytes " + first + " to " + last + " of a " + data.capacity()
+          + "-byte data buffer");
+    }
+    long previous = first;
+    for (int i = 1; i <= count; i++) {
+      long next = offsetAt(offsets, width, i);
+      if (next < previous) {
+        throw invalid(batch, v, "its offsets go backwards at row " + (i - 1) + " (" + previous + " then " + next
+            + ")");
+      }
+      if (text && next < last && (data.getByte(next) & 0xc0) == 0x80) {
+        throw invalid(batch, v, "the value at row " + i + " starts inside a UTF-8 sequence");
+      }
+      previous = next;
+    }
+    if (text) {
+      utf8(batch, v, data, first, last);
+    }
+  }
+
+  private static long offsetAt(ArrowBuf offsets, int width, int index) {
+    return width == 4 ? offsets.getInt((long) index * 4) : offsets.getLong((long) index * 8);
+  }
+
+  /**
+   * Every non-NULL value of a DECIMAL column fits its declared precision: |unscaled| < 10^precision. Values that fit
+   * in a long (nearly all) are compared without building a BigDecimal.
+   */
   private static void decimals(long batch, org.apache.arrow.vector.DecimalVector d) {
     int precision = d.getPrecision();
+    ArrowBuf values = d.getDataBuffer();
     for (int i = 0; i < d.getValueCount(); i++) {
-      if (!d.isNull(i) && d.getObject(i).precision() > precision) {
+      if (d.isNull(i)) {
+        continue;
+      }
+      long at = (long) i * org.apache.arrow.vector.DecimalVector.TYPE_WIDTH;
+      long low = values.getLong(at);
+      long high = values.getLong(at + 8);
+      boolean fits;
+      if (high == (low >> 63) && low != Long.MIN_VALUE) {
+        fits = precision >= POWERS_OF_TEN.length || Math.abs(low) < POWERS_OF_TEN[precision];
+      } else {
+        fits = d.getObject(i).precision() <= precision;
+      }
+      if (!fits) {
         throw new IllegalArgumentException("the value at row " + i + " does not fit DECIMAL(" + precision + ", "
             + d.getScale() + ")");
       }
     }
-  }
-
-  private static long offset(BaseVariableWidthVector v, int index) {
-    return v.getOffsetBuffer().getInt((long) index * BaseVariableWidthVector.OFFSET_WIDTH);
-  }
-
-  private static long largeOffset(BaseLargeVariableWidthVector v, int index) {
-    return v.getOffsetBuffer().getLong((long) index * BaseLargeVariableWidthVector.OFFSET_WIDTH);
   }
 
   /** Whether bytes [from, to) of {@code data} are well-formed UTF-8 (no overlongs, surrogates or values > U+10FFFF). */

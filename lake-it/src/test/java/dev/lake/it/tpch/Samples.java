@@ -26,6 +26,11 @@ final class Samples {
     return millis.isEmpty();
   }
 
+  /** Every sample in milliseconds, in the order taken. */
+  List<Double> values() {
+    return List.copyOf(millis);
+  }
+
   int count() {
     return millis.size();
   }

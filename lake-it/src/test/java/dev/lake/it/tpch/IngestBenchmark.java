@@ -1,0 +1,306 @@
+package dev.lake.it.tpch;
+
+import dev.lake.it.support.FlightTestClient;
+import dev.lake.it.support.LakeTestServer;
+import dev.lake.registry.TableRegistration;
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.SyncPutListener;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import com.google.protobuf.Any;
+
+/**
+ * {@code bin/lake bench ingest [--sf N]}: lake's Flight bulk ingest and {@code SELECT *} against Lance alone on the
+ * same data, one table at a time. Each table is generated once and held in memory ({@link RecordedBatches}); then
+ * {@code --runs} rounds each write exactly those batches twice, in alternating order — once directly with Lance's
+ * Java SDK ({@code Dataset.write}, CREATE, default write parameters, as lake's stager uses) and once through a lake
+ * server in this JVM over Flight (Flight SQL bulk ingest into a new table, see {@link #ingest}) — and the medians are
+ * compared.
+ * Then {@code SELECT * FROM} the largest table through FlightSqlClient against a Lance scan of the same version
+ * (batch size {@code --batch-rows}, lake's {@code query.batch-rows} default), interleaved, one warm-up and the
+ * median of {@code --runs}. Writes {@code --out} (default {@code verification/bench-ingest.md}) with {@code uptime}
+ * before and after each table.
+ *
+ * <p>Options: {@code --sf} (default 1), {@code --runs} (3), {@code --tables} (comma-separated, default all eight),
+ * {@code --batch-rows} (65536), {@code --scan-only}/{@code --ingest-only}, {@code --work}, {@code --out}.
+ */
+public final class IngestBenchmark {
+  private static final double INGEST_TARGET = 0.8;
+  private static final double SCAN_TARGET = 0.7;
+  private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+  private final double scale;
+  private final int runs;
+  private final int batchRows;
+  private final List<String> tables;
+  private final boolean ingest;
+  private final boolean scan;
+  private final Path work;
+  private final Path out;
+  private final List<String> lines = new ArrayList<>();
+
+  private IngestBenchmark(double scale, int runs, int batchRows, List<String> tables, boolean ingest, boolean scan,
+      Path work, Path out) {
+    this.scale = scale;
+    this.runs = runs;
+    this.batchRows = batchRows;
+    this.tables = tables;
+    this.ingest = ingest;
+    this.scan = scan;
+    this.work = work;
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    double scale = 1;
+    int runs = 3;
+    int batchRows = 65_536;
+    List<String> tables = TpchTable.getTables().stream().map(TpchTable::getTableName).toList();
+    boolean ingest = true;
+    boolean scan = true;
+    Path work = null;
+    Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-ingest.md");
+    for (int i = 0; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      switch (args[i]) {
+        case "--sf": scale = Double.parseDouble(value); i++; break;
+        case "--runs": runs = Math.max(1, Math.min(9, Integer.parseInt(value))); i++; break;
+        case "--batch-rows": batchRows = Integer.parseInt(value); i++; break;
+        case "--tables": tables = List.of(value.split(",")); i++; break;
+        case "--scan-only": ingest = false; break;
+        case "--ingest-only": scan = false; break;
+        case "--work": work = Path.of(value); i++; break;
+        case "--out": out = Path.of(value); i++; break;
+        default:
+          throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --tables a,b"
+              + " --batch-rows N --scan-only --ingest-only --work DIR --out FILE");
+      }
+    }
+    if (work == null) {
+      work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
+          .resolve("ingest-" + System.currentTimeMillis());
+    }
+    int status = 1;
+    try {
+      new IngestBenchmark(scale, runs, batchRows, tables, ingest, scan, work.toAbsolutePath(), out.toAbsolutePath())
+          .run();
+      status = 0;
+    } finally {
+      // The Flight client leaves non-daemon threads behind: end the JVM, also when the run failed.
+      System.exit(status);
+    }
+  }
+
+  private void run() throws Exception {
+    Files.createDirectories(work);
+    String startUptime = uptime();
+    double directTotal = 0;
+    double lakeTotal = 0;
+    long rowsTotal = 0;
+    List<String> tableRows = new ArrayList<>();
+    String scanRow = null;
+    try (BufferAllocator allocator = new RootAllocator();
+        LakeTestServer server = LakeTestServer.start(work.resolve("lake"));
+        FlightTestClient client = server.client()) {
+      String scanned = null;
+      long scannedRows = -1;
+      for (String name : tables) {
+        TpchTable<?> table = TpchTable.getTable(name);
+        try (RecordedBatches batches = RecordedBatches.record(TpchArrow.reader(table, scale, batchRows, allocator))) {
+          String load = uptime();
+          if (!ingest) {
+            client.ingest(name, batches.reader(allocator), FlightTestClient.create(), Map.of());
+          } else {
+            Samples direct = new Samples();
+            Samples lake = new Samples();
+            for (int round = 0; round < runs; round++) {
+              Path uri = work.resolve("direct").resolve(name + "-" + round);
+              String target = round == 0 ? name : name + "_" + round;
+              BenchClock.Action lance = () -> LanceDirect.write(uri.toString(), batches.reader(allocator), allocator);
+              BenchClock.Action flight = () -> ingest(client, target, batches.reader(allocator));
+              // alternate which goes first, so neither always runs on a warmer (or more crowded) machine
+              if (round % 2 == 0) {
+                direct.add(BenchClock.time(lance));
+                lake.add(BenchClock.time(flight));
+              } else {
+                lake.add(BenchClock.time(flight));
+                direct.add(BenchClock.time(lance));
+              }
+              deleteTree(uri);
+              BenchmarkReport.log(String.format(Locale.ROOT, "%s round %d: direct %.0f ms, lake %.0f ms", name,
+                  round, last(direct), last(lake)));
+            }
+            directTotal += direct.median();
+            lakeTotal += lake.median();
+            rowsTotal += batches.rows();
+            tableRows.add(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %.0f%% | `%s` |", name,
+                batches.rows(), all(direct), all(lake), rate(batches.rows(), direct.median()),
+                rate(batches.rows(), lake.median()), 100 * direct.median() / lake.median(), loadOf(load)));
+          }
+          if (batches.rows() > scannedRows) {
+            scanned = name;
+            scannedRows = batches.rows();
+          }
+        }
+      }
+      if (scan && scanned != null) {
+        scanRow = selectStar(allocator, server, client, scanned);
+      }
+    } finally {
+      deleteTree(work);
+    }
+    String endUptime = uptime();
+    StringBuilder text = new StringBuilder();
+    text.append("# Ingest and SELECT * through Flight against Lance alone, TPC-H SF ").append(scale).append("\n\n");
+    text.append(String.format(Locale.ROOT, "Written by `bin/lake bench ingest --sf %s` on %s. Machine: %d cores,"
+        + " Java %s, max heap %d MB. One lake node in this JVM (RocksDB registry, local Lance), its client"
+        + " FlightSqlClient in the same JVM (so the client's encoding shares the cores, as a local client would), which waits for the"
+        + " transport by parking, as pyarrow and the C++ client do (Arrow Java's own `putNext` spins on `isReady()`,"
+        + " taking a core from the server)."
+        + " Each table is generated once into memory; then %d rounds each write exactly those batches (%,d rows per"
+        + " batch) directly with Lance (`Dataset.write`, CREATE, default write parameters — the ones lake's stager"
+        + " passes to `Fragment.write`) and through lake's Flight bulk ingest (a new table: stage, commit, register),"
+        + " alternating which goes first. Times in ms, every round shown, median used.\n\n"
+        + "`uptime` at the start: `%s`; at the end: `%s`.\n\n", scale,
+        Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, runs, batchRows, startUptime,
+        endUptime));
+    if (!tableRows.isEmpty()) {
+      text.append("| table | rows | direct Lance (ms) | lake Flight ingest (ms) | direct rows/s | lake rows/s |"
+          + " lake/direct | load before |\n|---|---:|---|---|---:|---:|---:|---|\n");
+      tableRows.forEach(row -> text.append(row).append('\n'));
+      double ratio = directTotal / lakeTotal;
+      text.append(String.format(Locale.ROOT, "\nAll tables (%,d rows, sums of medians): direct %s rows/s, lake %s"
+          + " rows/s = %.0f%% (target >= %.0f%%: %s)\n\n", rowsTotal, rate(rowsTotal, directTotal),
+          rate(rowsTotal, lakeTotal), 100 * ratio, 100 * INGEST_TARGET, ratio >= INGEST_TARGET ? "met" : "missed"));
+    }
+    if (scanRow != null) {
+      text.append("| scan | rows | lake Flight (ms) | Lance scan (ms) | lake rows/s | Lance rows/s | lake/Lance |"
+          + " target |\n|---|---:|---|---|---:|---:|---:|---|\n").append(scanRow).append('\n');
+    }
+    Files.createDirectories(out.getParent());
+    Files.writeString(out, text.toString());
+    System.out.println(text);
+    BenchmarkReport.log("wrote " + out);
+  }
+
+  /**
+   * Flight SQL bulk ingest of {@code data} into a new table, as FlightSqlClient's {@code executeIngest} sends it,
+   * except that the client waits for the transport to be ready by parking, not spinning: Arrow Java's
+   * {@code putNext} busy-waits on {@code isReady()}, which on a 2-core machine takes one core from the server it
+   * waits for (measured: a third of all samples during an ingest). Clients in other languages (pyarrow, the C++
+   * and Go clients) block in gRPC instead. Returns the row count the server acknowledged.
+   */
+  static long ingest(FlightTestClient client, String table, ArrowReader data) throws Exception {
+    FlightSql.CommandStatementIngest command = FlightSql.CommandStatementIngest.newBuilder().setTable(table)
+        .setTableDefinitionOptions(FlightTestClient.create()).build();
+    FlightDescriptor descriptor = FlightDescriptor.command(Any.pack(command).toByteArray());
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+    try (ArrowReader reader = data) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      SyncPutListener results = new SyncPutListener();
+      FlightClient.ClientStreamListener stream = client.flight().startPut(descriptor, root, reader, results,
+          client.auth());
+      while (reader.loadNextBatch()) {
+        while (!stream.isReady()) {
+          if (System.nanoTime() > deadline) {
+            stream.error(new IllegalStateException("the ingest benchmark's stream stalled"));
+            throw new IllegalStateException("the server took no batch of " + table + " for 30 minutes");
+          }
+          LockSupport.parkNanos(PARK_NANOS); // Arrow's put stream takes no ready callback once it started
+        }
+        stream.putNext();
+      }
+      stream.completed();
+      stream.getResult();
+      try (PutResult result = results.read()) {
+        return FlightSql.DoPutUpdateResult.parseFrom(result.getApplicationMetadata().nioBuffer()).getRecordCount();
+      }
+    }
+  }
+
+  /** SELECT * through FlightSqlClient against a Lance scan of the same version, interleaved. */
+  private String selectStar(BufferAllocator allocator, LakeTestServer server, FlightTestClient client, String name)
+      throws Exception {
+    TableRegistration table = server.server().metaStore().get(name).orElseThrow();
+    String sql = "SELECT * FROM " + name;
+    List<Samples> samples = BenchClock.interleave(List.of(
+        new BenchClock.Timed("lake-flight", () -> TpchBenchmark.flightDrain(client, sql)),
+        new BenchClock.Timed("lance-scan", () -> LanceDirect.scanAll(table.location(), table.version(), batchRows,
+            allocator))), runs, Long.MAX_VALUE);
+    long rows = client.count(name);
+    Samples lake = samples.get(0);
+    Samples lance = samples.get(1);
+    double ratio = lance.median() / lake.median();
+    BenchmarkReport.log(String.format(Locale.ROOT, "SELECT * FROM %s: lake %.0f ms, Lance %.0f ms", name,
+        lake.median(), lance.median()));
+    return String.format(Locale.ROOT, "| SELECT * FROM %s (all columns) | %,d | %s | %s | %s | %s | %.0f%% | >= %.0f%%:"
+        + " %s |", name, rows, all(lake), all(lance), rate(rows, lake.median()), rate(rows, lance.median()),
+        100 * ratio, 100 * SCAN_TARGET, ratio >= SCAN_TARGET ? "met" : "missed");
+  }
+
+  private static double last(Samples samples) {
+    return samples.values().get(samples.count() - 1);
+  }
+
+  private static String all(Samples samples) {
+    StringBuilder text = new StringBuilder();
+    for (double value : samples.values()) {
+      text.append(text.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", value));
+    }
+    return text.append(String.format(Locale.ROOT, " (median %.0f)", samples.median())).toString();
+  }
+
+  private static String rate(long rows, double millis) {
+    return String.format(Locale.ROOT, "%,.0f", rows / (millis / 1000));
+  }
+
+  private static String loadOf(String uptime) {
+    int at = uptime.indexOf("load average");
+    return at < 0 ? uptime : uptime.substring(at);
+  }
+
+  private static String uptime() {
+    try {
+      Process process = new ProcessBuilder("uptime").redirectErrorStream(true).start();
+      String text = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      process.waitFor();
+      return text.trim();
+    } catch (IOException e) {
+      return "uptime unavailable";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "uptime interrupted";
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}
