@@ -15,7 +15,8 @@ import org.apache.arrow.memory.RootAllocator;
 /**
  * A quick look at cold runs without the whole benchmark: loads TPC-H at {@code --sf} into {@code --work}/lake once
  * (kept between runs), then {@code --restarts} times starts a fresh server over it and runs each of {@code --queries}
- * twice (first run, second run), printing both. Every loop is bounded by its counts.
+ * twice (first run, second run), printing both with the process CPU time they took; {@code --prewarm SQL} runs
+ * one statement before them. Every loop is bounded by its counts.
  */
 public final class ColdProbe {
   private ColdProbe() {}
@@ -40,7 +41,7 @@ public final class ColdProbe {
         case "--restarts" -> restarts = Integer.parseInt(args[i + 1]);
         case "--prewarm" -> prewarm = args[i + 1];
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --sf N --work DIR --queries 1,2 --restarts N");
+            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL");
       }
     }
     Path lake = work.resolve("lake");

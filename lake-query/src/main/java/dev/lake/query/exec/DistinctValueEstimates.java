@@ -24,13 +24,16 @@ import org.slf4j.LoggerFactory;
  * make the next query pay for statistics again. A snapshot with exactly the fragments of the last sketch (the same
  * version, or a data-neutral later one) reads the same rows: the sketch answers for it. The sketches are kept across
  * restarts by {@link KeptSketches} (a node restarted over the same data does not scan its tables for statistics
- * again). Columns it cannot estimate (a type the function does not take, a failure) stay unknown, and that answer is
- * kept for the life of the service (not across restarts). Thread-safe.
+ * again). Columns it cannot estimate stay unknown: when Lance's SQL engine refuses the sketch (a type the function does
+ * not take) that answer is kept like a sketch (across restarts too); after another failure (storage) it is kept for
+ * the life of the service only. Thread-safe.
  */
 public final class DistinctValueEstimates {
   private static final Logger LOG = LoggerFactory.getLogger(DistinctValueEstimates.class);
   private static final int MAX_ENTRIES = 10_000;
   private static final double UNKNOWN = -1;
+  /** Lance's SQL engine refused the sketch (a type approx_distinct does not take): unknown for these fragments. */
+  private static final double REFUSED = -2;
 
   private final Cache<Key, Double> estimates = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
@@ -79,8 +82,10 @@ public final class DistinctValueEstimates {
         return last.estimate();
       }
       double estimate = estimate(snapshot, resources, columns);
-      if (estimate >= 0) {
-        sketched.put(table, new KeptSketches.Sketch(snapshot.version(), fragments, rows, estimate));
+      if (estimate >= 0 || estimate == REFUSED) {
+        double kept = estimate >= 0 ? estimate : UNKNOWN;
+        sketched.put(table, new KeptSketches.Sketch(snapshot.version(), fragments, rows, kept));
+        return kept;
       }
       return estimate;
     } catch (RuntimeException e) {
@@ -107,6 +112,10 @@ public final class DistinctValueEstimates {
       LOG.debug("column statistics location={} version={} columns={} distinct={} millis={}", snapshot.location(),
           snapshot.version(), columns, estimate, (System.nanoTime() - start) / 1_000_000);
       return estimate;
+    } catch (dev.lake.engine.InvalidExpressionException e) {
+      LOG.debug("column statistics refused location={} version={} columns={} error={}", snapshot.location(),
+          snapshot.version(), columns, e.getMessage());
+      return REFUSED;
     } catch (Exception e) {
       LOG.debug("column statistics unavailable location={} version={} columns={} error={}", snapshot.location(),
           snapshot.version(), columns, e.getMessage());

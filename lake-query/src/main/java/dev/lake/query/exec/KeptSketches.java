@@ -26,13 +26,14 @@ import org.slf4j.LoggerFactory;
  * The distinct-value sketches {@link DistinctValueEstimates} made, kept in a file so that a restarted node does not
  * scan its tables for statistics again ({@code <data.dir>/statistics/distinct-values.txt}). A sketch is kept with
  * what it was computed over: the table location, the columns, the version and the digests of that version's
- * fragment keys ({@code TableSnapshot.fragmentKey}: data files and deletion state, which never change) and its rows.
- * A snapshot whose fragments are exactly those reads the same rows, so the kept estimate is the one a new sketch
- * would give; any other snapshot is judged by {@link DistinctValueEstimates}'s reuse rule or sketched again — a kept
- * estimate is never applied to data it was not computed over. One line per sketch, appended; the last line for a
- * (location, columns) wins; a line that cannot be read (a torn write) is skipped. The file is rewritten with only the
- * live sketches when it holds more than twice as many lines, and holds at most {@link #MAX_SKETCHES} sketches (the
- * oldest dropped). I/O failures are logged, never thrown: statistics only steer plans. Thread-safe.
+ * fragment keys ({@code TableSnapshot.fragmentKey}: data files and deletion state, which never change) and its rows;
+ * an estimate of -1 means Lance's SQL engine refused to sketch those columns. A snapshot whose fragments are exactly
+ * those reads the same rows, so the kept estimate is the one a new sketch would give; any other snapshot is judged by
+ * {@link DistinctValueEstimates}'s reuse rule or sketched again — a kept estimate is never applied to data it was not
+ * computed over. One line per sketch, appended; the last line for a (location, columns) wins; a line that cannot be
+ * read (a torn write) is skipped. The file is rewritten with only the live sketches when it holds more than twice as
+ * many lines, and holds at most {@link #MAX_SKETCHES} sketches (the oldest dropped). I/O failures are logged, never
+ * thrown: statistics only steer plans. Thread-safe.
  */
 public final class KeptSketches {
   private static final Logger LOG = LoggerFactory.getLogger(KeptSketches.class);
@@ -149,7 +150,7 @@ public final class KeptSketches {
     long rows = Long.parseLong(fields[4]);
     double estimate = Double.parseDouble(fields[5]);
     Set<String> fragments = fields[6].isEmpty() ? Set.of() : Set.of(fields[6].split(","));
-    if (location.isEmpty() || columns.isEmpty() || version < 0 || rows < 0 || !(estimate >= 0)) {
+    if (location.isEmpty() || columns.isEmpty() || version < 0 || rows < 0 || !(estimate >= 0 || estimate == -1)) {
       throw new IllegalArgumentException("out of range");
     }
     TableColumns key = new TableColumns(location, columns);
