@@ -160,7 +160,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       QueryService query = opened.add(new QueryService(catalog, engine,
           new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
               config.queryExecutor()).withStatementLimits(config.statementLimits()),
-          VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes()))));
+          VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())),
+          java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
       Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
       InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());

@@ -77,7 +77,7 @@ public final class QueryService implements AutoCloseable {
   private final StatementExecutor executor;
   private final PlanCache plans;
   private final PushdownCounters pushdown = new PushdownCounters();
-  private final DistinctValueEstimates estimates = new DistinctValueEstimates();
+  private final DistinctValueEstimates estimates;
   private final VectorRuntime vectorRuntime;
   private final VectorExecutor vectors;
 
@@ -87,6 +87,18 @@ public final class QueryService implements AutoCloseable {
 
   /** A service whose vectorized executor runs on {@code vectorRuntime}; {@link #close()} closes it. */
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options, VectorRuntime vectorRuntime) {
+    this(catalog, engine, options, vectorRuntime, java.util.Optional.empty());
+  }
+
+  /**
+   * A service whose vectorized executor runs on {@code vectorRuntime} ({@link #close()} closes it) and whose
+   * distinct-value sketches are kept in {@code statistics} when given (a node restarted over the same directory
+   * does not scan its tables for statistics again; the node's {@code <data.dir>/statistics}).
+   */
+  public QueryService(Catalog catalog, TableEngine engine, QueryOptions options, VectorRuntime vectorRuntime,
+      java.util.Optional<java.nio.file.Path> statistics) {
+    this.estimates = new DistinctValueEstimates(statistics.map(dev.lake.query.exec.KeptSketches::open)
+        .orElse(dev.lake.query.exec.KeptSketches.NONE));
     this.vectorRuntime = Objects.requireNonNull(vectorRuntime, "vectorRuntime");
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");

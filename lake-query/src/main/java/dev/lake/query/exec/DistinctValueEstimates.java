@@ -21,24 +21,36 @@ import org.slf4j.LoggerFactory;
  * life of the query service — a version never changes. A new version whose fragments include every fragment of the
  * last estimated one unchanged (same {@link TableSnapshot#fragmentKey}: an append) and which has at most 10% more
  * rows reuses that estimate instead of sketching the table again: an estimate only steers plans, and an append must not
- * make the next query pay for statistics again. Columns it cannot estimate (a type the function does not take, a
- * failure) stay unknown, and that answer is kept too. Thread-safe.
+ * make the next query pay for statistics again. A snapshot with exactly the fragments of the last sketch (the same
+ * version, or a data-neutral later one) reads the same rows: the sketch answers for it. The sketches are kept across
+ * restarts by {@link KeptSketches} (a node restarted over the same data does not scan its tables for statistics
+ * again). Columns it cannot estimate stay unknown: when Lance's SQL engine refuses the sketch (a type the function does
+ * not take) that answer is kept like a sketch (across restarts too); after another failure (storage) it is kept for
+ * the life of the service only. Thread-safe.
  */
 public final class DistinctValueEstimates {
   private static final Logger LOG = LoggerFactory.getLogger(DistinctValueEstimates.class);
   private static final int MAX_ENTRIES = 10_000;
   private static final double UNKNOWN = -1;
+  /** Lance's SQL engine refused the sketch (a type approx_distinct does not take): unknown for these fragments. */
+  private static final double REFUSED = -2;
 
   private final Cache<Key, Double> estimates = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
-  /** The last sketched estimate of a table's columns: its version's fragment keys and rows. */
-  private final Cache<TableColumns, Sketched> sketched = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
+  /** The last sketched estimate of a table's columns: its version's fragment keys (as digests) and rows. */
+  private final KeptSketches sketched;
 
   private record Key(String location, long version, List<String> columns) {}
 
-  private record TableColumns(String location, List<String> columns) {}
+  /** Estimates whose sketches live as long as this object. */
+  public DistinctValueEstimates() {
+    this(KeptSketches.NONE);
+  }
 
-  private record Sketched(long version, Set<String> fragments, long rows, double estimate) {}
+  /** Estimates whose sketches are kept by {@code kept} (across restarts when it is file-backed). */
+  public DistinctValueEstimates(KeptSketches kept) {
+    this.sketched = java.util.Objects.requireNonNull(kept, "kept");
+  }
 
   /** The statistics of one opened snapshot, estimating on demand with the statement's resources. */
   ColumnStatistics of(TableSnapshot snapshot, QueryResources resources) {
@@ -50,14 +62,19 @@ public final class DistinctValueEstimates {
   }
 
   private double reusedOrEstimated(TableSnapshot snapshot, QueryResources resources, List<String> columns) {
-    TableColumns table = new TableColumns(snapshot.location(), columns);
-    Sketched last = sketched.getIfPresent(table);
+    KeptSketches.TableColumns table = new KeptSketches.TableColumns(snapshot.location(), columns);
+    KeptSketches.Sketch last = sketched.get(table).orElse(null);
     try {
       Set<String> fragments = new HashSet<>();
       for (int fragment : snapshot.fragmentIds()) {
-        fragments.add(snapshot.fragmentKey(fragment));
+        fragments.add(KeptSketches.digest(snapshot.fragmentKey(fragment)));
       }
       long rows = snapshot.countRows();
+      if (last != null && last.fragments().equals(fragments) && last.rows() == rows) {
+        LOG.debug("column statistics kept location={} version={} columns={} sketched at version={}",
+            snapshot.location(), snapshot.version(), columns, last.version());
+        return last.estimate();
+      }
       if (last != null && last.version() < snapshot.version() && fragments.containsAll(last.fragments())
           && rows >= last.rows() && rows - last.rows() <= last.rows() / 10) {
         LOG.debug("column statistics reused location={} version={} columns={} from version={}",
@@ -65,8 +82,10 @@ public final class DistinctValueEstimates {
         return last.estimate();
       }
       double estimate = estimate(snapshot, resources, columns);
-      if (estimate >= 0) {
-        sketched.put(table, new Sketched(snapshot.version(), Set.copyOf(fragments), rows, estimate));
+      if (estimate >= 0 || estimate == REFUSED) {
+        double kept = estimate >= 0 ? estimate : UNKNOWN;
+        sketched.put(table, new KeptSketches.Sketch(snapshot.version(), fragments, rows, kept));
+        return kept;
       }
       return estimate;
     } catch (RuntimeException e) {
@@ -93,6 +112,10 @@ public final class DistinctValueEstimates {
       LOG.debug("column statistics location={} version={} columns={} distinct={} millis={}", snapshot.location(),
           snapshot.version(), columns, estimate, (System.nanoTime() - start) / 1_000_000);
       return estimate;
+    } catch (dev.lake.engine.InvalidExpressionException e) {
+      LOG.debug("column statistics refused location={} version={} columns={} error={}", snapshot.location(),
+          snapshot.version(), columns, e.getMessage());
+      return REFUSED;
     } catch (Exception e) {
       LOG.debug("column statistics unavailable location={} version={} columns={} error={}", snapshot.location(),
           snapshot.version(), columns, e.getMessage());

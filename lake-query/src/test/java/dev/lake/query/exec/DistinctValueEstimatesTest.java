@@ -26,9 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Distinct-value estimates are kept per version, and a small append (every earlier fragment unchanged) reuses the
  * last sketch instead of sketching the table again; a bigger change, or one that rewrote a fragment, sketches afresh.
+ * Sketches kept in a directory ({@link KeptSketches}) answer after a restart exactly as a new sketch would, without
+ * one, and are never applied to data they were not computed over.
  */
 class DistinctValueEstimatesTest {
   private static final Schema SCHEMA = new Schema(List.of(Field.notNullable("k", new ArrowType.Int(64, true))));
+  private static final Schema PAIRS = new Schema(List.of(Field.notNullable("k", new ArrowType.Int(64, true)),
+      Field.notNullable("j", new ArrowType.Int(64, true))));
 
   @Test
   void aSmallAppendReusesTheLastSketch(@TempDir Path root) {
@@ -56,6 +60,174 @@ class DistinctValueEstimatesTest {
     }
   }
 
+  @Test
+  void keptSketchesAnswerAfterARestartAsARecomputedSketchWould(@TempDir Path root) throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
+      String location = root.resolve("t") + "/";
+      long v1 = engine.create(location, engine.stage(location, pairs(allocator, 0, 20_000)));
+      Path kept = root.resolve("statistics");
+      Sketches first = Sketches.estimate(engine, allocator, new DistinctValueEstimates(KeptSketches.open(kept)),
+          location, v1);
+      assertThat(first.sqlCalls).isEqualTo(2);
+
+      // a restart: a new service over the same directory answers both column sets without a sketch
+      Sketches restarted = Sketches.estimate(engine, allocator,
+          new DistinctValueEstimates(KeptSketches.open(kept)), location, v1);
+      assertThat(restarted.sqlCalls).isZero();
+      Sketches recomputed = Sketches.estimate(engine, allocator, new DistinctValueEstimates(), location, v1);
+      assertThat(recomputed.sqlCalls).isEqualTo(2);
+      assertThat(restarted.k).isEqualTo(recomputed.k).isEqualTo(first.k);
+      assertThat(restarted.pair).isEqualTo(recomputed.pair).isEqualTo(first.pair);
+      assertThat(first.k.getAsDouble()).isCloseTo(20_000.0, offset(400.0));
+      assertThat(first.pair.getAsDouble()).isCloseTo(20_000.0, offset(400.0));
+    }
+  }
+
+  @Test
+  void keptSketchesAreNotAppliedToChangedData(@TempDir Path root) throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
+      String location = root.resolve("t") + "/";
+      Path kept = root.resolve("statistics");
+      long v1 = engine.create(location, engine.stage(location, pairs(allocator, 0, 10_000)));
+      Sketches.estimate(engine, allocator, new DistinctValueEstimates(KeptSketches.open(kept)), location, v1);
+
+      // an append of more than 10% of the rows, then a restart: sketched again, as a fresh service would
+      long v2 = engine.commit(location, v1, new TableChange.Append(engine.stage(location,
+          pairs(allocator, 10_000, 5_000))));
+      Sketches appended = Sketches.estimate(engine, allocator, new DistinctValueEstimates(KeptSketches.open(kept)),
+          location, v2);
+      assertThat(appended.sqlCalls).isEqualTo(2);
+      Sketches appendedFresh = Sketches.estimate(engine, allocator, new DistinctValueEstimates(), location, v2);
+      assertThat(appended.k).isEqualTo(appendedFresh.k);
+      assertThat(appended.pair).isEqualTo(appendedFresh.pair);
+      assertThat(appended.k.getAsDouble()).isCloseTo(15_000.0, offset(300.0));
+
+      // an overwrite with as many rows but one key repeated: its fragments are new, so no kept sketch applies
+      long v3 = engine.commit(location, v2, new TableChange.Overwrite(engine.stage(location,
+          rows(allocator, 7, 15_000, 0))));
+      Sketches overwritten = Sketches.estimate(engine, allocator,
+          new DistinctValueEstimates(KeptSketches.open(kept)), location, v3, List.of("k"));
+      assertThat(overwritten.sqlCalls).isEqualTo(1);
+      assertThat(overwritten.k).isEqualTo(Sketches.estimate(engine, allocator, new DistinctValueEstimates(),
+          location, v3, List.of("k")).k);
+      assertThat(overwritten.k.getAsDouble()).isCloseTo(1.0, offset(0.5));
+
+      // the older version still reads its own rows: after another restart the kept sketch of v3 does not answer it
+      Sketches older = Sketches.estimate(engine, allocator, new DistinctValueEstimates(KeptSketches.open(kept)),
+          location, v2, List.of("k"));
+      assertThat(older.sqlCalls).isEqualTo(1);
+      assertThat(older.k).isEqualTo(appendedFresh.k);
+    }
+  }
+
+  @Test
+  void aTornLineIsSkipped(@TempDir Path root) throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
+      String location = root.resolve("t") + "/";
+      Path kept = root.resolve("statistics");
+      long v1 = engine.create(location, engine.stage(location, pairs(allocator, 0, 1_000)));
+      Sketches first = Sketches.estimate(engine, allocator, new DistinctValueEstimates(KeptSketches.open(kept)),
+          location, v1);
+      java.nio.file.Files.writeString(kept.resolve("distinct-values.txt"), "v1 torn li",
+          java.nio.file.StandardOpenOption.APPEND);
+      Sketches restarted = Sketches.estimate(engine, allocator,
+          new DistinctValueEstimates(KeptSketches.open(kept)), location, v1);
+      assertThat(restarted.sqlCalls).isZero();
+      assertThat(restarted.k).isEqualTo(first.k);
+    }
+  }
+
+  /** The estimates of k and of (k, j) on one version, and how many Lance SQL statements they ran. */
+  private record Sketches(OptionalDouble k, OptionalDouble pair, int sqlCalls) {
+    static Sketches estimate(LanceTableEngine engine, BufferAllocator allocator, DistinctValueEstimates estimates,
+        String location, long version) {
+      return estimate(engine, allocator, estimates, location, version, List.of("k", "j"));
+    }
+
+    static Sketches estimate(LanceTableEngine engine, BufferAllocator allocator, DistinctValueEstimates estimates,
+        String location, long version, List<String> columns) {
+      try (TableSnapshot opened = engine.open(location, version, allocator);
+          QueryResources resources = new QueryResources(allocator, "estimate", Long.MAX_VALUE)) {
+        CountingSnapshot snapshot = new CountingSnapshot(opened);
+        ColumnStatistics statistics = estimates.of(snapshot, resources);
+        OptionalDouble k = statistics.distinctValues(List.of("k"));
+        OptionalDouble pair = columns.size() > 1 ? statistics.distinctValues(columns) : OptionalDouble.empty();
+        return new Sketches(k, pair, snapshot.sqlCalls);
+      }
+    }
+  }
+
+  /** A real Lance snapshot whose SQL statements (the sketches) are counted. */
+  private static final class CountingSnapshot implements TableSnapshot {
+    private final TableSnapshot snapshot;
+    private int sqlCalls;
+
+    CountingSnapshot(TableSnapshot snapshot) {
+      this.snapshot = snapshot;
+    }
+
+    @Override
+    public String location() {
+      return snapshot.location();
+    }
+
+    @Override
+    public long version() {
+      return snapshot.version();
+    }
+
+    @Override
+    public Schema schema() {
+      return snapshot.schema();
+    }
+
+    @Override
+    public long countRows() {
+      return snapshot.countRows();
+    }
+
+    @Override
+    public ArrowReader scan(List<String> columns, java.util.Optional<String> filter, java.util.Optional<Long> limit,
+        int batchSize) {
+      return snapshot.scan(columns, filter, limit, batchSize);
+    }
+
+    @Override
+    public List<Integer> fragmentIds() {
+      return snapshot.fragmentIds();
+    }
+
+    @Override
+    public long fragmentRows(int fragment) {
+      return snapshot.fragmentRows(fragment);
+    }
+
+    @Override
+    public String fragmentKey(int fragment) {
+      return snapshot.fragmentKey(fragment);
+    }
+
+    @Override
+    public ArrowReader scanFragments(List<String> columns, java.util.Optional<String> filter,
+        List<Integer> fragments, long offset, java.util.Optional<Long> limit, int batchSize) {
+      return snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize);
+    }
+
+    @Override
+    public ArrowReader sql(String sql, String tableName) {
+      sqlCalls++;
+      return snapshot.sql(sql, tableName);
+    }
+
+    @Override
+    public void close() {
+      // the opened snapshot is closed by its owner
+    }
+  }
+
   private static OptionalDouble distinct(LanceTableEngine engine, BufferAllocator allocator,
       DistinctValueEstimates estimates, String location, long version) {
     try (TableSnapshot snapshot = engine.open(location, version, allocator);
@@ -63,6 +235,21 @@ class DistinctValueEstimatesTest {
       ColumnStatistics statistics = estimates.of(snapshot, resources);
       return statistics.distinctValues(List.of("k"));
     }
+  }
+
+  /** {@code count} rows of k = from + i and j = (from + i) % 7: (k, j) has as many combinations as k. */
+  private static ArrowReader pairs(BufferAllocator allocator, long from, int count) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(PAIRS, allocator);
+    BigIntVector k = (BigIntVector) root.getVector(0);
+    BigIntVector j = (BigIntVector) root.getVector(1);
+    k.allocateNew(count);
+    j.allocateNew(count);
+    for (int i = 0; i < count; i++) {
+      k.set(i, from + i);
+      j.set(i, (from + i) % 7);
+    }
+    root.setRowCount(count);
+    return reader(allocator, root, PAIRS);
   }
 
   /** {@code count} rows of k = from + i * step. */
@@ -74,6 +261,10 @@ class DistinctValueEstimatesTest {
       k.set(i, from + i * step);
     }
     root.setRowCount(count);
+    return reader(allocator, root, SCHEMA);
+  }
+
+  private static ArrowReader reader(BufferAllocator allocator, VectorSchemaRoot root, Schema schema) {
     return new ArrowReader(allocator) {
       private boolean read;
 
@@ -103,7 +294,7 @@ class DistinctValueEstimatesTest {
 
       @Override
       protected Schema readSchema() {
-        return SCHEMA;
+        return schema;
       }
     };
   }

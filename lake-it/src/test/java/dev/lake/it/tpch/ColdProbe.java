@@ -1,0 +1,86 @@
+package dev.lake.it.tpch;
+
+import dev.lake.it.support.FlightTestClient;
+import dev.lake.it.support.LakeTestServer;
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * A quick look at cold runs without the whole benchmark: loads TPC-H at {@code --sf} into {@code --work}/lake once
+ * (kept between runs), then {@code --restarts} times starts a fresh server over it and runs each of {@code --queries}
+ * twice (first run, second run), printing both with the process CPU time they took; {@code --prewarm SQL} runs
+ * one statement before them. Every loop is bounded by its counts.
+ */
+public final class ColdProbe {
+  private ColdProbe() {}
+
+  /** This process's CPU time in nanoseconds (every thread, native ones included). */
+  private static long cpu() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  public static void main(String[] args) throws Exception {
+    double scale = 0.1;
+    Path work = Path.of("lake-it/target/bench/cold-probe");
+    List<Integer> queries = java.util.stream.IntStream.rangeClosed(1, 22).boxed().toList();
+    int restarts = 1;
+    String prewarm = null;
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      switch (args[i]) {
+        case "--sf" -> scale = Double.parseDouble(args[i + 1]);
+        case "--work" -> work = Path.of(args[i + 1]);
+        case "--queries" -> queries = java.util.Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf).toList();
+        case "--restarts" -> restarts = Integer.parseInt(args[i + 1]);
+        case "--prewarm" -> prewarm = args[i + 1];
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL");
+      }
+    }
+    Path lake = work.resolve("lake");
+    if (!Files.exists(lake)) {
+      try (BufferAllocator allocator = new RootAllocator(); LakeTestServer server = LakeTestServer.start(lake);
+          FlightTestClient client = server.client()) {
+        for (TpchTable<?> table : TpchTable.getTables()) {
+          client.ingest(table.getTableName(), TpchArrow.reader(table, scale, 65_536, allocator),
+              FlightTestClient.create(), Map.of());
+          System.err.println("loaded " + table.getTableName());
+        }
+      }
+    }
+    for (int round = 0; round < restarts; round++) {
+      long started = System.nanoTime();
+      try (LakeTestServer server = LakeTestServer.start(lake);
+          Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
+        System.err.println("server started in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        long total = 0;
+        if (prewarm != null) {
+          String warm = prewarm;
+          long cpu0 = cpu();
+          long took = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, warm));
+          System.err.printf("prewarm %d ms (cpu %d ms)%n", took / 1_000_000, (cpu() - cpu0) / 1_000_000);
+        }
+        for (int query : queries) {
+          String sql = TpchQueries.sql(query);
+          long cpu0 = cpu();
+          long first = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
+          long cpu1 = cpu();
+          long second = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
+          long cpu2 = cpu();
+          total += first;
+          System.err.printf("round %d Q%d first %d ms (cpu %d ms) second %d ms (cpu %d ms)%n", round, query,
+              first / 1_000_000, (cpu1 - cpu0) / 1_000_000, second / 1_000_000, (cpu2 - cpu1) / 1_000_000);
+        }
+        System.err.printf("round %d total first %d ms%n", round, total / 1_000_000);
+      }
+    }
+    System.exit(0);
+  }
+}
