@@ -6,6 +6,7 @@ import dev.lake.query.vector.JoinSpec;
 import dev.lake.query.vector.Kind;
 import dev.lake.query.vector.Op;
 import dev.lake.query.vector.OuterProbe;
+import dev.lake.query.vector.SemiProbe;
 import dev.lake.query.vector.Unsupported;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,7 @@ import org.apache.calcite.rex.RexUtil;
 final class ProbeJoins {
   private final RelNode probeScan;
   private final List<RelNode> builds = new ArrayList<>();
+  private final List<Boolean> semiBuilds = new ArrayList<>();
 
   ProbeJoins(RelNode probeScan) {
     this.probeScan = probeScan;
@@ -39,6 +41,11 @@ final class ProbeJoins {
   /** The build sides, in slot order. */
   List<RelNode> builds() {
     return builds;
+  }
+
+  /** Whether the build side of {@code slot} is a semi or anti join's (its rows are only ever matched, never output). */
+  boolean semiBuild(int slot) {
+    return semiBuilds.get(slot);
   }
 
   /**
@@ -55,10 +62,14 @@ final class ProbeJoins {
 
   Step probe(Join join, List<Col> probeShapes, RexBuilder rexBuilder) throws Unsupported {
     JoinRelType type = join.getJoinType();
-    if (!OUTER_OR_INNER.contains(type)) {
+    boolean semi = SEMI_OR_ANTI.contains(type);
+    if (!OUTER_OR_INNER.contains(type) && !semi) {
       throw new Unsupported(type + " join");
     }
     boolean probeLeft = probeInput(join) == 0;
+    if (semi && !probeLeft) {
+      throw new Unsupported(type + " join probed from its right input");
+    }
     RelNode build = probeLeft ? join.getRight() : join.getLeft();
     // Which side's unmatched rows an outer join keeps, seen from the probe.
     boolean keepProbe = type == JoinRelType.FULL || type == (probeLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
@@ -82,12 +93,13 @@ final class ProbeJoins {
       }
     }
     int slot = builds.size();
-    if (!keepBuild) {
+    if (!keepBuild || semi) {
       // Build rows no probe row matches are never needed, so the build side may keep only the matching ones.
       build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
     }
     RelNode counted = VectorJoins.countedBuild(build);
     builds.add(counted == null ? build : counted);
+    semiBuilds.add(semi);
     List<Op> ops = new ArrayList<>();
     JoinSpec spec = new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
         probeShapes.size(), counted != null);
@@ -102,6 +114,11 @@ final class ProbeJoins {
         conjuncts.add(compiler.compile(conjunct));
       }
       residual = new Op.Filter(conjuncts);
+    }
+    if (semi) {
+      // Only the probe's columns come out; the residual decides which candidate build rows match.
+      ops.add(new SemiProbe(spec, residual == null ? List.of() : residual.conjuncts(), type == JoinRelType.ANTI));
+      return new Step(ops, new ArrayList<>(probeShapes));
     }
     if (type == JoinRelType.INNER) {
       ops.add(new Op.Probe(spec, null));
@@ -120,6 +137,9 @@ final class ProbeJoins {
   static final java.util.Set<JoinRelType> OUTER_OR_INNER = java.util.EnumSet.of(JoinRelType.INNER,
       JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL);
 
+  /** The join types that keep each probe row at most once, without build columns: EXISTS and NOT EXISTS. */
+  static final java.util.Set<JoinRelType> SEMI_OR_ANTI = java.util.EnumSet.of(JoinRelType.SEMI, JoinRelType.ANTI);
+
   /** Whether {@code build} has at most one row whatever the data (a global aggregate: a scalar sub-query). */
   private static boolean singleRow(RelNode build) {
     Double max = build.getCluster().getMetadataQuery().getMaxRowCount(build);
@@ -132,7 +152,8 @@ final class ProbeJoins {
       return true;
     }
     if (rel instanceof Join) {
-      return OUTER_OR_INNER.contains(((Join) rel).getJoinType())
+      JoinRelType type = ((Join) rel).getJoinType();
+      return SEMI_OR_ANTI.contains(type) ? reaches(((Join) rel).getLeft(), scan) : OUTER_OR_INNER.contains(type)
           && (reaches(((Join) rel).getLeft(), scan) || reaches(((Join) rel).getRight(), scan));
     }
     if (rel instanceof org.apache.calcite.rel.core.Filter || rel instanceof org.apache.calcite.rel.core.Project) {

@@ -40,7 +40,24 @@ public final class VectorJoins {
    */
   static final double MAX_BUILD_ROWS = 4_000_000;
 
+  /**
+   * The most bytes the planner lets a semi or anti join's build side have by its estimate (rows times the bytes
+   * {@link #rowBytes} charges a row), beyond {@link #MAX_BUILD_ROWS} rows: such a side holds only its join keys and
+   * the residual condition's columns (TPC-H Q21: lineitem's order and supplier keys, 6 M rows at SF 1), so more of its
+   * rows fit in the memory {@link #MAX_BUILD_ROWS} wide rows would take.
+   */
+  static final double MAX_SEMI_BUILD_BYTES = MAX_BUILD_ROWS * 100;
+
   private VectorJoins() {}
+
+  /** The bytes a build row of {@code build} is charged in its hash table: per row, then per column (strings more). */
+  private static double rowBytes(RelNode build) {
+    double bytes = 40;
+    for (org.apache.calcite.rel.type.RelDataTypeField field : build.getRowType().getFieldList()) {
+      bytes += org.apache.calcite.sql.type.SqlTypeName.CHAR_TYPES.contains(field.getType().getSqlTypeName()) ? 48 : 9;
+    }
+    return bytes;
+  }
 
   /**
    * {@code top} as a vectorized join, when it heads an aggregate over inner joins that the vectorized executor
@@ -80,8 +97,12 @@ public final class VectorJoins {
     VectorPlan plan;
     try {
       plan = VectorPlanner.compile(top, probe, probeJoins);
-      for (RelNode build : probeJoins.builds()) {
+      for (int slot = 0; slot < probeJoins.builds().size(); slot++) {
+        RelNode build = probeJoins.builds().get(slot);
         Double rows = mq.getRowCount(build);
+        if (rows != null && probeJoins.semiBuild(slot) && rows * rowBytes(build) <= MAX_SEMI_BUILD_BYTES) {
+          continue;
+        }
         if (rows != null && rows > MAX_BUILD_ROWS) {
           throw new Unsupported(String.format(Locale.ROOT, "a build side of about %.0f rows (vectorized joins hash"
               + " at most %.0f)", rows, MAX_BUILD_ROWS));
@@ -115,6 +136,8 @@ public final class VectorJoins {
         kinds.add("inner");
       } else if (op instanceof dev.lake.query.vector.OuterProbe) {
         kinds.add(((dev.lake.query.vector.OuterProbe) op).label());
+      } else if (op instanceof dev.lake.query.vector.SemiProbe) {
+        kinds.add(((dev.lake.query.vector.SemiProbe) op).label());
       }
     }
     return kinds;
@@ -155,7 +178,9 @@ public final class VectorJoins {
     RelNode rel = top;
     while (true) {
       if (rel instanceof Join) {
-        return aggregated && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType()) ? (Join) rel : null;
+        JoinRelType type = ((Join) rel).getJoinType();
+        return aggregated && (ProbeJoins.OUTER_OR_INNER.contains(type) || ProbeJoins.SEMI_OR_ANTI.contains(type))
+            ? (Join) rel : null;
       }
       if (rel instanceof Aggregate) {
         aggregated = true;
@@ -177,6 +202,9 @@ public final class VectorJoins {
       if (translated && scan.limit().isEmpty() && scan.runtimeFilters().isEmpty()) {
         out.add(scan);
       }
+    } else if (rel instanceof Join && ProbeJoins.SEMI_OR_ANTI.contains(((Join) rel).getJoinType())) {
+      // A semi or anti join probes with its left input: only that side's rows come out.
+      leaves(((Join) rel).getLeft(), out);
     } else if (rel instanceof Join && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType())) {
       leaves(((Join) rel).getLeft(), out);
       leaves(((Join) rel).getRight(), out);
