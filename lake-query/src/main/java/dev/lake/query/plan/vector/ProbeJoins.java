@@ -25,9 +25,11 @@ import org.apache.calcite.rex.RexUtil;
  * input of each join that leads to the probe scan stays in the pipeline, the other one becomes a build side (collected
  * here in slot order). A join condition's non-equi remainder becomes a filter after the probe. An outer join (LEFT,
  * RIGHT, FULL, the probe on either side) becomes an {@link OuterProbe}, its non-equi remainder deciding which pairs
- * match. A join without an equality between its inputs is run only against a build side of at most one row (a
- * scalar sub-query). Anything else — semi or anti join types, no equi key, keys of different kinds or decimal scales,
- * build columns of unsupported types — is {@link Unsupported}.
+ * match. A SEMI or ANTI join probed from its left input becomes a {@link SemiProbe}, its non-equi remainder checked
+ * on each candidate build row; only the probe columns go on. A join without an equality between its inputs is run
+ * only against a build side of at most one row (a scalar sub-query). Anything else — a semi or anti join whose probe
+ * scan is on its right, no equi key, keys of different kinds or decimal scales, build columns of unsupported types —
+ * is {@link Unsupported}.
  */
 final class ProbeJoins {
   private final RelNode probeScan;
