@@ -188,9 +188,7 @@ class VectorizedSemiJoinTest extends LakeTestSupport {
           + " GROUP BY s_name ORDER BY numwait DESC, s_name LIMIT 100", "probe-outer");
     }
     // Q21 as TPC-H writes it (the sub-queries' non-equi l_suppkey <> l1.l_suppkey, NULL supplier keys on both
-    // sides): joins with each order's MIN and MAX supplier key, an inner one and an outer one tested for NULL (at
-    // this size each aggregate is reduced to the probe side's orders, SemiJoinReduction, as Calcite's own
-    // decorrelation would look in EXPLAIN: the answers are what this checks).
+    // sides): Calcite's decorrelation, its value generator run as nested vectorized joins (CorrelatedSemiJoins).
     String q21 = "SELECT s_name, COUNT(*) AS numwait FROM supp, li l1, ord"
         + " WHERE s_suppkey = l1.l_suppkey AND o_orderkey = l1.l_orderkey AND o_status = 'F'"
         + " AND l1.l_receiptdate > l1.l_commitdate"

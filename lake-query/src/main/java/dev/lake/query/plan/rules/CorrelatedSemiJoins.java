@@ -8,7 +8,6 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -23,11 +22,11 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.tools.RelBuilder;
 
 /**
- * {@code EXISTS} and {@code NOT EXISTS} conjuncts of a filter whose sub-query is correlated by an equality and by a
- * condition that is not one (TPC-H Q21: {@code l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey}) become
+ * {@code EXISTS} and {@code NOT EXISTS} conjuncts of a filter whose sub-query is correlated by an equality and by
+ * conditions that are not one (say {@code l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey AND
+ * l2.l_quantity > l1.l_quantity}) become
  * semi and anti joins of the filter's input with the sub-query's table, on the correlated conditions:
  *
  * <pre>
@@ -40,9 +39,11 @@ import org.apache.calcite.tools.RelBuilder;
  * list does not matter to EXISTS. Calcite's decorrelation would otherwise join X with the distinct correlation values
  * of the outer rows (a value generator: for Q21 the outer lineitem rows' distinct order and supplier keys) and join
  * that back. Equality-only correlations keep Calcite's decorrelation (inner and outer joins with the sub-query's
- * distinct keys, which lake's vectorized join runs as they are). A condition of equalities and one {@code <>} between
- * a column and an outer field (Q21's exactly) joins the per-key MIN and MAX of that column instead ({@link
- * #extremes}): a row per key rather than every row of X. The planner applies it unless
+ * distinct keys, which lake's vectorized join runs as they are). Q21's own shape — equalities and one {@code <>}
+ * between a column and an outer field — also keeps Calcite's decorrelation: its value generator runs as nested
+ * vectorized joins, while the semi join's build side is the whole lineitem table (at SF 1 it passed the query's memory
+ * limit) and joining each order's MIN and MAX supplier key instead was no faster ({@code bin/lake bench tpch --sf 1},
+ * verification/report.md). The planner applies it unless
  * {@code query.executor=calcite}, whose plans stay Calcite's own for comparisons.
  */
 public final class CorrelatedSemiJoins {
@@ -67,7 +68,8 @@ public final class CorrelatedSemiJoins {
     RelNode input = filter.getInput();
     RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
     List<RexNode> rest = new ArrayList<>();
-    List<SemiJoin> semis = new ArrayList<>();
+    List<RelNode> rights = new ArrayList<>();
+    List<RexNode> conditions = new ArrayList<>();
     List<JoinRelType> types = new ArrayList<>();
     for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
       boolean anti = conjunct.getKind() == SqlKind.NOT;
@@ -77,63 +79,25 @@ public final class CorrelatedSemiJoins {
       if (semi == null) {
         rest.add(conjunct);
       } else {
-        semis.add(semi);
+        rights.add(semi.right());
+        conditions.add(semi.condition());
         types.add(anti ? JoinRelType.ANTI : JoinRelType.SEMI);
       }
     }
-    if (semis.isEmpty()) {
+    if (rights.isEmpty()) {
       return filter;
     }
     RelNode out = rest.isEmpty() ? input
         : LogicalFilter.create(input, RexUtil.composeConjunction(rexBuilder, rest),
             com.google.common.collect.ImmutableSet.copyOf(ids));
-    for (int i = 0; i < semis.size(); i++) {
-      SemiJoin semi = semis.get(i);
-      out = semi.differs() != null ? extremes(out, semi, types.get(i) == JoinRelType.ANTI)
-          : LogicalJoin.create(out, semi.right(), List.of(), semi.condition(), Set.of(), types.get(i));
+    for (int i = 0; i < rights.size(); i++) {
+      out = LogicalJoin.create(out, rights.get(i), List.of(), conditions.get(i), Set.of(), types.get(i));
     }
     return out;
   }
 
-  /**
-   * The semi or anti join of {@code left} whose condition is equalities plus one {@code inner.c <> outer.d} (TPC-H
-   * Q21), through the extremes of c per key: some row of the key's group has a c different from d exactly when d
-   * differs from the group's MIN(c) or MAX(c) (both ignore NULLs; a NULL d, or a group of NULLs only, makes the
-   * comparison NULL, which is no match). So the semi join is an inner join with {@code Aggregate(keys; MIN(c),
-   * MAX(c))} — one row per key, so no left row is repeated — filtered by {@code d <> min OR d <> max}, and the anti
-   * join the left join with it filtered by that condition not being true (an unmatched row's NULL extremes pass).
-   * The aggregate holds a row per distinct key instead of every row of the sub-query's table.
-   */
-  private static RelNode extremes(RelNode left, SemiJoin semi, boolean anti) {
-    int width = left.getRowType().getFieldCount();
-    RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(left.getCluster(), null);
-    builder.push(left).push(semi.right());
-    RexNode c = builder.field(semi.differs()[0]);
-    builder.aggregate(builder.groupKey(semi.innerKeys()), builder.min(c), builder.max(c));
-    int keys = semi.innerKeys().length;
-    List<RexNode> equal = new ArrayList<>();
-    for (int k = 0; k < keys; k++) {
-      equal.add(builder.equals(builder.field(2, 0, semi.outerKeys()[k]), builder.field(2, 1, k)));
-    }
-    builder.join(anti ? JoinRelType.LEFT : JoinRelType.INNER, equal);
-    RexNode d = builder.field(semi.differs()[1]);
-    RexNode differs = builder.or(builder.notEquals(d, builder.field(width + keys)),
-        builder.notEquals(d, builder.field(width + keys + 1)));
-    builder.filter(anti ? builder.call(org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NOT_TRUE, differs)
-        : differs);
-    List<RexNode> kept = new ArrayList<>();
-    for (int f = 0; f < width; f++) {
-      kept.add(builder.field(f));
-    }
-    return builder.project(kept).build();
-  }
-
-  /**
-   * The sub-query's table and the join condition over the outer row then its row; when that condition is only
-   * equalities {@code inner[i] = outer[i]} and one {@code inner c <> outer d} of one type, also those
-   * ({@code differs}: c, then d; null otherwise).
-   */
-  private record SemiJoin(RelNode right, RexNode condition, int[] innerKeys, int[] outerKeys, int[] differs) {}
+  /** The sub-query's table and the join condition over the outer row then its row. */
+  private record SemiJoin(RelNode right, RexNode condition) {}
 
   /**
    * {@code sub} ({@code [Project*] Filter(condition, X)} with X uncorrelated) as a semi join's right input and
@@ -163,9 +127,7 @@ public final class CorrelatedSemiJoins {
     List<RexNode> correlated = new ArrayList<>();
     boolean equality = false;
     int others = 0;
-    List<Integer> innerKeys = new ArrayList<>();
-    List<Integer> outerKeys = new ArrayList<>();
-    int[] differs = null;
+    boolean notEqual = false;
     for (RexNode conjunct : RelOptUtil.conjunctions(inner.getCondition())) {
       if (!correlated(conjunct)) {
         uncorrelated.add(conjunct);
@@ -174,23 +136,15 @@ public final class CorrelatedSemiJoins {
       if (!onlyOuter(conjunct, ids, width)) {
         return null;
       }
-      int[] pair = conjunct instanceof RexCall && oneSideEach((RexCall) conjunct) ? pair((RexCall) conjunct) : null;
-      boolean equi = conjunct.getKind() == SqlKind.EQUALS && pair != null;
-      if (equi && !innerKeys.contains(pair[0])) {
-        innerKeys.add(pair[0]);
-        outerKeys.add(pair[1]);
-      } else if (equi) {
-        others++;
-      }
+      boolean equi = conjunct.getKind() == SqlKind.EQUALS && oneSideEach((RexCall) conjunct);
+      equality |= equi;
       if (!equi) {
         others++;
-        differs = conjunct.getKind() == SqlKind.NOT_EQUALS && pair != null && sameType((RexCall) conjunct) ? pair
-            : null;
+        notEqual = conjunct.getKind() == SqlKind.NOT_EQUALS && oneSideEach((RexCall) conjunct);
       }
-      equality |= equi;
       correlated.add(conjunct);
     }
-    if (!equality || others == 0) {
+    if (!equality || others == 0 || others == 1 && notEqual) {
       return null;
     }
     RelNode right = uncorrelated.isEmpty() ? table
@@ -207,24 +161,7 @@ public final class CorrelatedSemiJoins {
         return new RexInputRef(field, outer.getRowType().getFieldList().get(field).getType());
       }
     });
-    boolean extremes = others == 1 && differs != null;
-    return new SemiJoin(right, condition, innerKeys.stream().mapToInt(Integer::intValue).toArray(),
-        outerKeys.stream().mapToInt(Integer::intValue).toArray(), extremes ? differs : null);
-  }
-
-  /** The inner table's column and the outer row's field a comparison of one with the other reads. */
-  private static int[] pair(RexCall call) {
-    RexNode a = call.getOperands().get(0);
-    RexNode b = call.getOperands().get(1);
-    RexNode inner = a instanceof RexInputRef ? a : b;
-    RexNode outer = inner == a ? b : a;
-    return new int[] {((RexInputRef) inner).getIndex(), ((RexFieldAccess) outer).getField().getIndex()};
-  }
-
-  /** Whether both operands of {@code call} have one SQL type (MIN and MAX then compare like the rows do). */
-  private static boolean sameType(RexCall call) {
-    return call.getOperands().get(0).getType().getSqlTypeName() == call.getOperands().get(1).getType()
-        .getSqlTypeName();
+    return new SemiJoin(right, condition);
   }
 
   /** Whether {@code node} reads a correlation variable. */

@@ -34,7 +34,6 @@ import org.apache.calcite.rex.RexUtil;
 final class ProbeJoins {
   private final RelNode probeScan;
   private final List<RelNode> builds = new ArrayList<>();
-  private final List<Boolean> semiBuilds = new ArrayList<>();
 
   ProbeJoins(RelNode probeScan) {
     this.probeScan = probeScan;
@@ -43,11 +42,6 @@ final class ProbeJoins {
   /** The build sides, in slot order. */
   List<RelNode> builds() {
     return builds;
-  }
-
-  /** Whether the build side of {@code slot} is a semi or anti join's (its rows are only ever matched, never output). */
-  boolean semiBuild(int slot) {
-    return semiBuilds.get(slot);
   }
 
   /**
@@ -101,7 +95,6 @@ final class ProbeJoins {
     }
     RelNode counted = VectorJoins.countedBuild(build);
     builds.add(counted == null ? build : counted);
-    semiBuilds.add(semi);
     List<Op> ops = new ArrayList<>();
     JoinSpec spec = new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
         probeShapes.size(), counted != null);

@@ -40,24 +40,7 @@ public final class VectorJoins {
    */
   static final double MAX_BUILD_ROWS = 4_000_000;
 
-  /**
-   * The most bytes the planner lets a semi or anti join's build side have by its estimate (rows times the bytes
-   * {@link #rowBytes} charges a row), beyond {@link #MAX_BUILD_ROWS} rows: such a side holds only its join keys and
-   * the residual condition's columns (TPC-H Q21: lineitem's order and supplier keys, 6 M rows at SF 1), so more of its
-   * rows fit in the memory {@link #MAX_BUILD_ROWS} wide rows would take.
-   */
-  static final double MAX_SEMI_BUILD_BYTES = MAX_BUILD_ROWS * 100;
-
   private VectorJoins() {}
-
-  /** The bytes a build row of {@code build} is charged in its hash table: per row, then per column (strings more). */
-  private static double rowBytes(RelNode build) {
-    double bytes = 40;
-    for (org.apache.calcite.rel.type.RelDataTypeField field : build.getRowType().getFieldList()) {
-      bytes += org.apache.calcite.sql.type.SqlTypeName.CHAR_TYPES.contains(field.getType().getSqlTypeName()) ? 48 : 9;
-    }
-    return bytes;
-  }
 
   /**
    * {@code top} as a vectorized join, when it heads an aggregate over inner joins that the vectorized executor
@@ -97,12 +80,8 @@ public final class VectorJoins {
     VectorPlan plan;
     try {
       plan = VectorPlanner.compile(top, probe, probeJoins);
-      for (int slot = 0; slot < probeJoins.builds().size(); slot++) {
-        RelNode build = probeJoins.builds().get(slot);
+      for (RelNode build : probeJoins.builds()) {
         Double rows = mq.getRowCount(build);
-        if (rows != null && probeJoins.semiBuild(slot) && rows * rowBytes(build) <= MAX_SEMI_BUILD_BYTES) {
-          continue;
-        }
         if (rows != null && rows > MAX_BUILD_ROWS) {
           throw new Unsupported(String.format(Locale.ROOT, "a build side of about %.0f rows (vectorized joins hash"
               + " at most %.0f)", rows, MAX_BUILD_ROWS));
