@@ -3,6 +3,7 @@ package dev.lake.query.plan;
 import dev.lake.query.plan.enumerable.ExactRuntime;
 import dev.lake.query.plan.enumerable.RuntimeChecks;
 import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.rules.CorrelatedSemiJoins;
 import dev.lake.query.plan.rules.OuterJoinCounts;
 import dev.lake.query.plan.rules.PlanRules;
 import dev.lake.query.plan.runtime.RuntimeFilterPlanner;
@@ -293,6 +294,9 @@ public final class StatementPlanner {
       rel = ParameterBinder.bind(rel, parameters);
     }
     RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+    if (executor != SubtreeExecutor.CALCITE) {
+      rel = CorrelatedSemiJoins.rewrite(rel);
+    }
     rel = hep(PlanRules.SUB_QUERIES, rel);
     rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
     guard.check();

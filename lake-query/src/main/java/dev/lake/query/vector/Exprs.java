@@ -114,6 +114,14 @@ public final class Exprs {
     return new DatePart(date, year);
   }
 
+  /**
+   * {@code SUBSTRING(input FROM start FOR length)} of a string with constant bounds ({@code length} -1: to the end;
+   * never below -1: a negative length is the planner's to reject).
+   */
+  public static Expr substring(Expr input, int start, int length) {
+    return new Substring(input, start, length);
+  }
+
   /** {@code input LIKE pattern}, or null when the executor cannot match the pattern. */
   public static Expr like(Expr input, String pattern) {
     return input.kind() == Kind.STRING && pattern != null ? Like.of(input, pattern) : null;

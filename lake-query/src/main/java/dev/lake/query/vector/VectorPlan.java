@@ -36,6 +36,8 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
         joins.add(((Op.Probe) op).spec());
       } else if (op instanceof OuterProbe) {
         joins.add(((OuterProbe) op).spec());
+      } else if (op instanceof SemiProbe) {
+        joins.add(((SemiProbe) op).spec());
       }
     }
     return joins;
@@ -49,7 +51,8 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
     List<Op> bound = new java.util.ArrayList<>(before.size());
     for (Op op : before) {
       bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot()))
-          : op instanceof OuterProbe ? ((OuterProbe) op).bind(tables.get(((OuterProbe) op).spec().slot())) : op);
+          : op instanceof OuterProbe ? ((OuterProbe) op).bind(tables.get(((OuterProbe) op).spec().slot()))
+          : op instanceof SemiProbe ? ((SemiProbe) op).bind(tables.get(((SemiProbe) op).spec().slot())) : op);
     }
     return new VectorPlan(table, columns, lanceFilter, scanFilter, bound, keys, keyShapes, aggregates, argShapes,
         after, sort, offset, fetch, output);

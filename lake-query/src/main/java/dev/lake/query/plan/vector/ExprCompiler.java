@@ -163,8 +163,38 @@ final class ExprCompiler {
       case CASE:
         return caseOf(call, type);
       default:
+        if (call.getOperator() == org.apache.calcite.sql.fun.SqlStdOperatorTable.SUBSTRING) {
+          return substring(call);
+        }
         throw new Unsupported("function " + call.getOperator().getName());
     }
+  }
+
+  /**
+   * SUBSTRING of a string from a constant position of at least 1 for a constant length (or to the end): the bounds
+   * every Calcite version reads alike (a negative start counts from the end in some).
+   */
+  private Expr substring(RexCall call) throws Unsupported {
+    List<RexNode> operands = call.getOperands();
+    Expr input = compile(operands.get(0));
+    Integer start = smallInt(operands.get(1));
+    Integer length = operands.size() > 2 ? smallInt(operands.get(2)) : Integer.valueOf(-1);
+    if (input.kind() != Kind.STRING || start == null || start < 1 || length == null
+        || operands.size() > 2 && length < 0) {
+      throw new Unsupported("SUBSTRING of a non-string, from a computed or non-positive position, or for a computed"
+          + " or negative length");
+    }
+    return Exprs.substring(input, start, length);
+  }
+
+  /** The value of an integer literal between -1,000,000 and 1,000,000, or null. */
+  private static Integer smallInt(RexNode node) {
+    if (!(node instanceof RexLiteral) || ((RexLiteral) node).isNull()
+        || !SqlTypeName.INT_TYPES.contains(node.getType().getSqlTypeName())) {
+      return null;
+    }
+    BigDecimal value = ((RexLiteral) node).getValueAs(BigDecimal.class);
+    return value == null || value.abs().compareTo(BigDecimal.valueOf(1_000_000)) > 0 ? null : value.intValue();
   }
 
   private Expr extract(RexCall call) throws Unsupported {

@@ -6,6 +6,7 @@ import dev.lake.query.vector.JoinSpec;
 import dev.lake.query.vector.Kind;
 import dev.lake.query.vector.Op;
 import dev.lake.query.vector.OuterProbe;
+import dev.lake.query.vector.SemiProbe;
 import dev.lake.query.vector.Unsupported;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +25,11 @@ import org.apache.calcite.rex.RexUtil;
  * input of each join that leads to the probe scan stays in the pipeline, the other one becomes a build side (collected
  * here in slot order). A join condition's non-equi remainder becomes a filter after the probe. An outer join (LEFT,
  * RIGHT, FULL, the probe on either side) becomes an {@link OuterProbe}, its non-equi remainder deciding which pairs
- * match. A join without an equality between its inputs is run only against a build side of at most one row (a
- * scalar sub-query). Anything else — semi or anti join types, no equi key, keys of different kinds or decimal scales,
- * build columns of unsupported types — is {@link Unsupported}.
+ * match. A SEMI or ANTI join probed from its left input becomes a {@link SemiProbe}, its non-equi remainder checked
+ * on each candidate build row; only the probe columns go on. A join without an equality between its inputs is run
+ * only against a build side of at most one row (a scalar sub-query). Anything else — a semi or anti join whose probe
+ * scan is on its right, no equi key, keys of different kinds or decimal scales, build columns of unsupported types —
+ * is {@link Unsupported}.
  */
 final class ProbeJoins {
   private final RelNode probeScan;
@@ -55,10 +58,14 @@ final class ProbeJoins {
 
   Step probe(Join join, List<Col> probeShapes, RexBuilder rexBuilder) throws Unsupported {
     JoinRelType type = join.getJoinType();
-    if (!OUTER_OR_INNER.contains(type)) {
+    boolean semi = SEMI_OR_ANTI.contains(type);
+    if (!OUTER_OR_INNER.contains(type) && !semi) {
       throw new Unsupported(type + " join");
     }
     boolean probeLeft = probeInput(join) == 0;
+    if (semi && !probeLeft) {
+      throw new Unsupported(type + " join probed from its right input");
+    }
     RelNode build = probeLeft ? join.getRight() : join.getLeft();
     // Which side's unmatched rows an outer join keeps, seen from the probe.
     boolean keepProbe = type == JoinRelType.FULL || type == (probeLeft ? JoinRelType.LEFT : JoinRelType.RIGHT);
@@ -82,7 +89,7 @@ final class ProbeJoins {
       }
     }
     int slot = builds.size();
-    if (!keepBuild) {
+    if (!keepBuild || semi) {
       // Build rows no probe row matches are never needed, so the build side may keep only the matching ones.
       build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
     }
@@ -103,6 +110,11 @@ final class ProbeJoins {
       }
       residual = new Op.Filter(conjuncts);
     }
+    if (semi) {
+      // Only the probe's columns come out; the residual decides which candidate build rows match.
+      ops.add(new SemiProbe(spec, residual == null ? List.of() : residual.conjuncts(), type == JoinRelType.ANTI));
+      return new Step(ops, new ArrayList<>(probeShapes));
+    }
     if (type == JoinRelType.INNER) {
       ops.add(new Op.Probe(spec, null));
       if (residual != null) {
@@ -120,6 +132,9 @@ final class ProbeJoins {
   static final java.util.Set<JoinRelType> OUTER_OR_INNER = java.util.EnumSet.of(JoinRelType.INNER,
       JoinRelType.LEFT, JoinRelType.RIGHT, JoinRelType.FULL);
 
+  /** The join types that keep each probe row at most once, without build columns: EXISTS and NOT EXISTS. */
+  static final java.util.Set<JoinRelType> SEMI_OR_ANTI = java.util.EnumSet.of(JoinRelType.SEMI, JoinRelType.ANTI);
+
   /** Whether {@code build} has at most one row whatever the data (a global aggregate: a scalar sub-query). */
   private static boolean singleRow(RelNode build) {
     Double max = build.getCluster().getMetadataQuery().getMaxRowCount(build);
@@ -132,7 +147,8 @@ final class ProbeJoins {
       return true;
     }
     if (rel instanceof Join) {
-      return OUTER_OR_INNER.contains(((Join) rel).getJoinType())
+      JoinRelType type = ((Join) rel).getJoinType();
+      return SEMI_OR_ANTI.contains(type) ? reaches(((Join) rel).getLeft(), scan) : OUTER_OR_INNER.contains(type)
           && (reaches(((Join) rel).getLeft(), scan) || reaches(((Join) rel).getRight(), scan));
     }
     if (rel instanceof org.apache.calcite.rel.core.Filter || rel instanceof org.apache.calcite.rel.core.Project) {

@@ -115,6 +115,8 @@ public final class VectorJoins {
         kinds.add("inner");
       } else if (op instanceof dev.lake.query.vector.OuterProbe) {
         kinds.add(((dev.lake.query.vector.OuterProbe) op).label());
+      } else if (op instanceof dev.lake.query.vector.SemiProbe) {
+        kinds.add(((dev.lake.query.vector.SemiProbe) op).label());
       }
     }
     return kinds;
@@ -155,7 +157,9 @@ public final class VectorJoins {
     RelNode rel = top;
     while (true) {
       if (rel instanceof Join) {
-        return aggregated && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType()) ? (Join) rel : null;
+        JoinRelType type = ((Join) rel).getJoinType();
+        return aggregated && (ProbeJoins.OUTER_OR_INNER.contains(type) || ProbeJoins.SEMI_OR_ANTI.contains(type))
+            ? (Join) rel : null;
       }
       if (rel instanceof Aggregate) {
         aggregated = true;
@@ -177,6 +181,9 @@ public final class VectorJoins {
       if (translated && scan.limit().isEmpty() && scan.runtimeFilters().isEmpty()) {
         out.add(scan);
       }
+    } else if (rel instanceof Join && ProbeJoins.SEMI_OR_ANTI.contains(((Join) rel).getJoinType())) {
+      // A semi or anti join probes with its left input: only that side's rows come out.
+      leaves(((Join) rel).getLeft(), out);
     } else if (rel instanceof Join && ProbeJoins.OUTER_OR_INNER.contains(((Join) rel).getJoinType())) {
       leaves(((Join) rel).getLeft(), out);
       leaves(((Join) rel).getRight(), out);
