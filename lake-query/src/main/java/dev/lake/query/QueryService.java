@@ -212,6 +212,8 @@ public final class QueryService implements AutoCloseable {
         if (statement == null) {
           statement = CachedStatement.validate(sql, tables, options, guard);
           plans.put(sql, statement);
+        } else if (statement.knownParameterized().isPresent() && !values.isEmpty()) {
+          tables.openSources(statement.validated().tables()); // nothing is planned: the scan binds its values
         } else {
           tables.openAll(statement.validated().tables());
         }
@@ -241,6 +243,9 @@ public final class QueryService implements AutoCloseable {
           statement = copy;
         }
         plan = compiled.orElseThrow();
+        if (plan instanceof CompiledPlan.PassThrough && ((CompiledPlan.PassThrough) plan).bound()) {
+          plans.bound();
+        }
       }
       guard.check();
       LOG.debug("statement planned path={} tables={} sql={}", plan.path(), keyed.values(), Echo.of(sql));
