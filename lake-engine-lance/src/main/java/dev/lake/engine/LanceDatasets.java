@@ -1,5 +1,6 @@
 package dev.lake.engine;
 
+import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lance.Dataset;
@@ -22,6 +23,7 @@ final class LanceDatasets {
   private final StorageOptions storageOptions;
   private final OpenHandles handles;
   private final Session session;
+  private final java.util.concurrent.atomic.AtomicLong versionOpens = new java.util.concurrent.atomic.AtomicLong();
 
   LanceDatasets(StorageOptions storageOptions, OpenHandles handles) {
     this.storageOptions = storageOptions;
@@ -30,9 +32,29 @@ final class LanceDatasets {
         .metadataCacheSizeBytes(METADATA_CACHE_BYTES).build();
   }
 
+  /** How many times a dataset was opened at an exact version (each a native open and a manifest read). */
+  long versionOpens() {
+    return versionOpens.get();
+  }
+
   /** Releases the shared session (call once no dataset opened through it is open any more). */
   void close() {
     session.close();
+  }
+
+  /**
+   * A lease on the dataset at exactly {@code version}, kept open across snapshots ({@link SharedDatasets}) and
+   * opened with {@code allocator} (the engine's: scans of it are given the reading snapshot's own).
+   *
+   * @throws DatasetNotFoundException when there is no dataset or no such version
+   */
+  SharedDatasets.Lease openShared(SharedDatasets shared, LanceLocation at, long version, BufferAllocator allocator,
+      String action) {
+    Map<String, String> current = storageOptions.current();
+    return shared.acquire(at.location(), at.uri(), version, current, () -> {
+      Tracked<Dataset> opened = open(at, Optional.of(version), allocator, action);
+      return opened.untracked();
+    });
   }
 
   /**
@@ -51,6 +73,7 @@ final class LanceDatasets {
       options.setVersion(v);
     });
     Dataset dataset;
+    version.ifPresent(v -> versionOpens.incrementAndGet());
     try {
       var open = Dataset.open().allocator(allocator).uri(at.uri()).readOptions(options.build());
       dataset = (version.isPresent() ? open.session(session) : open).build();

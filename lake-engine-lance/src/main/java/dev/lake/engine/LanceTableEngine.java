@@ -35,6 +35,9 @@ public final class LanceTableEngine implements TableEngine {
   private final DataFiles files;
   private final LanceIndexes indexes;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Pinned versions kept open across snapshots, and the allocator they were opened in (scans use their own). */
+  private final SharedDatasets shared;
+  private final BufferAllocator sharedAllocator;
 
   /**
    * @param rootAllocator the allocator each operation takes a child of; not closed by the engine
@@ -68,6 +71,8 @@ public final class LanceTableEngine implements TableEngine {
     this.rootAllocator = Objects.requireNonNull(rootAllocator, "rootAllocator");
     this.storageOptions = Objects.requireNonNull(storageOptions, "storageOptions");
     this.datasets = new LanceDatasets(this.storageOptions, handles);
+    this.shared = new SharedDatasets(handles);
+    this.sharedAllocator = rootAllocator.newChildAllocator("lance-shared-datasets", 0, rootAllocator.getLimit());
     this.history = new VersionHistory(handles);
     this.stager = new LanceStager(this.storageOptions);
     NeutralityCheck neutrality = new NeutralityCheck(history);
@@ -222,7 +227,11 @@ public final class LanceTableEngine implements TableEngine {
   public CleanupResult cleanup(String location, Set<Long> keep, long registered) {
     Objects.requireNonNull(keep, "keep");
     LanceLocation at = LanceLocation.of(location);
-    return withAllocator("cleanup", allocator -> cleanup.cleanup(at, keep, registered, allocator));
+    try {
+      return withAllocator("cleanup", allocator -> cleanup.cleanup(at, keep, registered, allocator));
+    } finally {
+      shared.forget(at.location()); // a removed version is opened again (and then not found), never read kept
+    }
   }
 
   @Override
@@ -260,9 +269,11 @@ public final class LanceTableEngine implements TableEngine {
     LanceLocation at = LanceLocation.of(location);
     checkOpen();
     String action = "opening version " + version;
-    Tracked<Dataset> dataset = datasets.open(at, Optional.of(version), allocator, action);
+    // a pinned version stays open for the next snapshot of it (SharedDatasets); scans read it in this allocator
+    SharedDatasets.Lease dataset = datasets.openShared(shared, at, version, sharedAllocator, action);
     try {
-      return new LanceTableSnapshot(at, version, dataset, allocator, handles);
+      return new LanceTableSnapshot(at, version, LanceTableSnapshot.DatasetHandle.of(dataset),
+          () -> datasets.open(at, Optional.of(version), allocator, action), allocator, handles);
     } catch (RuntimeException e) {
       try {
         dataset.close();
@@ -303,10 +314,21 @@ public final class LanceTableEngine implements TableEngine {
         throw LanceErrors.translate("dropping the dataset", at, e, LanceErrors.Input.NONE);
       }
     }
+    shared.forget(at.location());
     if (hasStore) {
       files.deleteLocation(at);
     }
     LOG.info("dropped location={} hadDataset={} directoryRemoved={}", at, dataset, hasStore);
+  }
+
+  /** How many pinned versions are kept open across snapshots now (at most {@link SharedDatasets#MAX_DATASETS}). */
+  public int keptDatasets() {
+    return shared.size();
+  }
+
+  /** How many times a dataset was opened at an exact version since the engine started. */
+  public long versionOpens() {
+    return datasets.versionOpens();
   }
 
   @Override
@@ -318,10 +340,12 @@ public final class LanceTableEngine implements TableEngine {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      shared.close();
       if (handles.count() > 0) { // their datasets may still use the shared session: it stays for them
         LOG.warn("engine closed with open Lance handles openHandles={}", handles.count());
       } else {
         datasets.close();
+        sharedAllocator.close();
       }
     }
   }

@@ -36,7 +36,10 @@ final class LanceTableSnapshot implements TableSnapshot {
 
   private final LanceLocation location;
   private final long version;
-  private final Tracked<Dataset> dataset;
+  private final DatasetHandle dataset;
+  /** Opens a dataset of this version in the snapshot's allocator, for SQL and takes (a shared one is not). */
+  private final java.util.function.Supplier<Tracked<Dataset>> ownOpener;
+  private Tracked<Dataset> own;
   private final BufferAllocator allocator;
   private final OpenHandles handles;
   private final Schema schema;
@@ -47,11 +50,70 @@ final class LanceTableSnapshot implements TableSnapshot {
   private volatile Map<Integer, String> fragmentKeys;
   private volatile List<TableIndex> indexes;
 
+  /**
+   * The dataset a snapshot reads: its own, opened in its allocator and closed with it, or a lease on one kept open
+   * across snapshots ({@link SharedDatasets}), given back when the snapshot closes.
+   */
+  interface DatasetHandle extends AutoCloseable {
+    Dataset get();
+
+    /** Whether the dataset was opened in the snapshot's allocator (SQL and takes may run on it directly). */
+    boolean ownAllocator();
+
+    static DatasetHandle of(Tracked<Dataset> tracked) {
+      return new DatasetHandle() {
+        @Override
+        public Dataset get() {
+          return tracked.get();
+        }
+
+        @Override
+        public boolean ownAllocator() {
+          return true;
+        }
+
+        @Override
+        public void close() throws Exception {
+          tracked.close();
+        }
+      };
+    }
+
+    static DatasetHandle of(SharedDatasets.Lease lease) {
+      return new DatasetHandle() {
+        @Override
+        public Dataset get() {
+          return lease.get();
+        }
+
+        @Override
+        public boolean ownAllocator() {
+          return false;
+        }
+
+        @Override
+        public void close() {
+          lease.close();
+        }
+      };
+    }
+  }
+
   LanceTableSnapshot(LanceLocation location, long version, Tracked<Dataset> dataset, BufferAllocator allocator,
       OpenHandles handles) {
+    this(location, version, DatasetHandle.of(dataset), () -> dataset, allocator, handles);
+  }
+
+  /**
+   * @param ownOpener opens this version in {@code allocator}: what SQL and takes run on when {@code dataset} was not
+   *     opened in it (Lance puts their batches in the dataset's allocator), once, closed with the snapshot
+   */
+  LanceTableSnapshot(LanceLocation location, long version, DatasetHandle dataset,
+      java.util.function.Supplier<Tracked<Dataset>> ownOpener, BufferAllocator allocator, OpenHandles handles) {
     this.location = location;
     this.version = version;
     this.dataset = dataset;
+    this.ownOpener = ownOpener;
     this.allocator = allocator;
     this.handles = handles;
     this.schema = dataset.get().getSchema();
@@ -228,7 +290,8 @@ final class LanceTableSnapshot implements TableSnapshot {
       checkOpen();
       Tracked<LanceScanner> scanner = null;
       try {
-        scanner = Tracked.of(dataset.get().newScan(options.build()), handles);
+        // the snapshot's allocator, also for a shared dataset: the scan's batches count against this query
+        scanner = Tracked.of(LanceScanner.create(dataset.get(), options.build(), allocator), handles);
         Tracked<ArrowReader> batches = Tracked.of(scanner.get().scanBatches(), handles);
         return register(batches, List.of(scanner), action);
       } catch (RuntimeException e) {
@@ -266,7 +329,7 @@ final class LanceTableSnapshot implements TableSnapshot {
       try {
         // Lance's take maps row offsets to fragments (skipping deleted rows) and reads only the columns named: no
         // scan plan, so none of the per-column schema conversions a scanner's projection costs on a wide table
-        Tracked<ArrowReader> batches = Tracked.of(dataset.get().take(offsets, List.copyOf(columns)), handles);
+        Tracked<ArrowReader> batches = Tracked.of(ownDataset().take(offsets, List.copyOf(columns)), handles);
         return register(batches, List.of(), action);
       } catch (IOException | RuntimeException e) {
         throw LanceErrors.translate(action, location, e, LanceErrors.Input.NONE);
@@ -284,12 +347,23 @@ final class LanceTableSnapshot implements TableSnapshot {
       checkOpen();
       try {
         Tracked<ArrowReader> batches =
-            Tracked.of(dataset.get().sql(sql).tableName(tableName).intoBatchRecords(), handles);
+            Tracked.of(ownDataset().sql(sql).tableName(tableName).intoBatchRecords(), handles);
         return register(batches, List.of(), action);
       } catch (IOException | RuntimeException e) {
         throw LanceErrors.translate(action, location, e, LanceErrors.Input.EXPRESSION);
       }
     }
+  }
+
+  /** The dataset opened in this snapshot's allocator (opened on first use when the snapshot reads a shared one). */
+  private Dataset ownDataset() {
+    if (dataset.ownAllocator()) {
+      return dataset.get();
+    }
+    if (own == null) { // under lock
+      own = ownOpener.get();
+    }
+    return own.get();
   }
 
   private ArrowReader register(Tracked<ArrowReader> batches, List<Tracked<?>> dependencies, String action) {
@@ -318,6 +392,9 @@ final class LanceTableSnapshot implements TableSnapshot {
     }
     for (TrackedReader reader : leftOpen) {
       closeQuietly(reader);
+    }
+    if (own != null) {
+      closeQuietly(own);
     }
     try {
       dataset.close();

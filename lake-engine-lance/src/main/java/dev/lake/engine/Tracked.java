@@ -25,6 +25,14 @@ final class Tracked<T extends AutoCloseable> implements AutoCloseable {
     return resource;
   }
 
+  /** Gives the handle back and hands the open resource to a caller that keeps it (and closes it) itself. */
+  T untracked() {
+    if (closed.compareAndSet(false, true)) {
+      handle.close();
+    }
+    return resource;
+  }
+
   @Override
   public void close() throws Exception {
     if (!closed.compareAndSet(false, true)) {

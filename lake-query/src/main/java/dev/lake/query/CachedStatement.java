@@ -4,6 +4,7 @@ import dev.lake.query.model.TablePin;
 import dev.lake.query.model.TableReference;
 import dev.lake.query.plan.types.ArrowTypeMapping;
 import dev.lake.query.plan.CompiledPlan;
+import dev.lake.query.plan.ParameterizedScan;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.TableResolver;
 import dev.lake.query.plan.ValidatedStatement;
@@ -34,6 +35,9 @@ final class CachedStatement {
   private final List<TableReference> references;
   private final ReentrantLock planning = new ReentrantLock();
   private volatile CompiledPlan parameterless;
+  /** null: not planned yet; {@link #NO_TEMPLATE}: the statement has no parameterized scan; else its scan. */
+  private volatile Object template;
+  private static final Object NO_TEMPLATE = new Object();
   /**
    * Plans compiled for the most recent parameter values (a dashboard's prepared statement is sent with the same few
    * values again and again): a plan binds its values as literals, so one compiled for equal values is the same plan.
@@ -119,6 +123,12 @@ final class CachedStatement {
   /** {@link #tryCompile(List)} for an execution {@code guard} may stop while it plans. */
   Optional<CompiledPlan> tryCompile(List<Object> parameters, dev.lake.query.guard.QueryGuard guard) {
     boolean reusable = validated.parameterCount() == 0;
+    if (!reusable && parameters != null) {
+      Optional<CompiledPlan.PassThrough> bound = parameterized(guard).flatMap(scan -> scan.bind(parameters));
+      if (bound.isPresent()) {
+        return Optional.of(bound.get());
+      }
+    }
     CompiledPlan compiled = reusable ? parameterless : known(parameters).orElse(null);
     if (compiled != null) {
       return Optional.of(compiled);
@@ -137,6 +147,39 @@ final class CachedStatement {
     } finally {
       planning.unlock();
     }
+  }
+
+  /**
+   * The statement planned once with its parameters unbound, when that plan is a pass-through scan that binds them at
+   * execution ({@link ParameterizedScan}); planned by the first execution that finds the planner free, and kept.
+   * Empty while no execution has planned it, and for every other statement.
+   */
+  Optional<ParameterizedScan> parameterized(dev.lake.query.guard.QueryGuard guard) {
+    Object known = template;
+    if (known == null && planning.tryLock()) {
+      try {
+        known = template;
+        if (known == null) {
+          try {
+            known = planner.parameterized(validated, guard).<Object>map(scan -> scan).orElse(NO_TEMPLATE);
+          } catch (dev.lake.query.guard.QueryStoppedException e) {
+            throw e;
+          } catch (RuntimeException | AssertionError e) {
+            known = NO_TEMPLATE; // the statement is planned with its values as literals, as before
+          }
+          template = known;
+        }
+      } finally {
+        planning.unlock();
+      }
+    }
+    return known instanceof ParameterizedScan ? Optional.of((ParameterizedScan) known) : Optional.empty();
+  }
+
+  /** The parameterized scan if one was planned already (nothing is planned here). */
+  Optional<ParameterizedScan> knownParameterized() {
+    Object known = template;
+    return known instanceof ParameterizedScan ? Optional.of((ParameterizedScan) known) : Optional.empty();
   }
 
   /** The plan compiled earlier for exactly these parameter values, if it is still kept. */

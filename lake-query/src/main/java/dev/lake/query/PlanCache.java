@@ -26,6 +26,7 @@ final class PlanCache {
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder busy = new LongAdder();
+  private final LongAdder bound = new LongAdder();
 
   /**
    * Heap a validated statement retains per character of its text, beyond the text itself: its parse tree, its
@@ -98,6 +99,11 @@ final class PlanCache {
     busy.increment();
   }
 
+  /** Counts an execution that bound its values into a statement planned once. */
+  void bound() {
+    bound.increment();
+  }
+
   void put(String sql, CachedStatement statement) {
     if (statements == null) {
       return;
@@ -108,7 +114,7 @@ final class PlanCache {
 
   PlanCacheStats stats() {
     return new PlanCacheStats(hits.sum(), misses.sum(), busy.sum(),
-        statements == null ? 0 : statements.estimatedSize());
+        statements == null ? 0 : statements.estimatedSize(), bound.sum());
   }
 
   private record Key(String sql, Map<String, TablePin> pins) {

@@ -8,5 +8,12 @@ package dev.lake.query;
  * @param busy executions that found their cached statement being planned by another one and planned a private
  *     copy instead
  * @param size statements cached now
+ * @param bound executions that bound their parameter values into a statement planned once, without planning
+ *     (a parameterized pass-through scan, {@link dev.lake.query.plan.ParameterizedScan})
  */
-public record PlanCacheStats(long hits, long misses, long busy, long size) {}
+public record PlanCacheStats(long hits, long misses, long busy, long size, long bound) {
+  /** Counters without bound executions. */
+  public PlanCacheStats(long hits, long misses, long busy, long size) {
+    this(hits, misses, busy, size, 0);
+  }
+}

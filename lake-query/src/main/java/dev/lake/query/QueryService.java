@@ -224,6 +224,8 @@ public final class QueryService implements AutoCloseable {
         if (statement == null) {
           statement = CachedStatement.validate(sql, tables, options, guard);
           plans.put(sql, statement);
+        } else if (statement.knownParameterized().isPresent() && !values.isEmpty()) {
+          tables.openSources(statement.validated().tables()); // nothing is planned: the scan binds its values
         } else {
           tables.openAll(statement.validated().tables());
         }
@@ -253,6 +255,9 @@ public final class QueryService implements AutoCloseable {
           statement = copy;
         }
         plan = compiled.orElseThrow();
+        if (plan instanceof CompiledPlan.PassThrough && ((CompiledPlan.PassThrough) plan).bound()) {
+          plans.bound();
+        }
       }
       guard.check();
       LOG.debug("statement planned path={} tables={} sql={}", plan.path(), keyed.values(), Echo.of(sql));

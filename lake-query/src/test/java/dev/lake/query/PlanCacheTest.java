@@ -51,12 +51,13 @@ class PlanCacheTest extends LakeTestSupport {
     for (long id = 1; id <= 5; id++) {
       assertThat(run(queries, "SELECT name FROM items WHERE id = ?", id)).containsExactly(row("item-" + id));
     }
-    // The first prepare validates; every later prepare and every execution reuses it.
-    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(9, 1, 0, 1));
+    // The first prepare validates; every later prepare and every execution reuses it, and each execution binds its
+    // value into the statement's parameterized scan.
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(9, 1, 0, 1, 5));
     for (int i = 0; i < 3; i++) {
       assertThat(run(queries, "SELECT COUNT(*), SUM(id) FROM items WHERE id <= 10")).containsExactly(row(10L, 55L));
     }
-    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(14, 2, 0, 2));
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(14, 2, 0, 2, 5));
   }
 
   @Test
@@ -184,7 +185,7 @@ class PlanCacheTest extends LakeTestSupport {
     for (int i = 0; i < 3; i++) {
       assertThat(run(queries, "SELECT name FROM items WHERE id = ?", 7L)).containsExactly(row("item-7"));
     }
-    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(0, 6, 0, 0));
+    assertThat(queries.planCacheStats()).isEqualTo(new PlanCacheStats(0, 6, 0, 0, 3));
   }
 
   @Test

@@ -77,6 +77,14 @@ public final class PinnedTables implements TableResolver {
     tables.values().forEach(table -> describe(table, open(table.reference(), table.pin())));
   }
 
+  /**
+   * Opens the tables of a statement validated before only to bind their scans: for a plan that needs nothing of
+   * their versions' statistics (a parameterized scan binds its values without planning).
+   */
+  public void openSources(Map<String, LanceTable> tables) {
+    tables.values().forEach(table -> open(table.reference(), table.pin()));
+  }
+
   private void describe(LanceTable table, Opened opened) {
     table.rowCount(opened.snapshot.countRows());
     table.indexes(opened.snapshot.indexes().stream().filter(i -> i.columns().size() == 1)

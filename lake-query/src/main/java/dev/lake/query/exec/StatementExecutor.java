@@ -66,7 +66,7 @@ public final class StatementExecutor {
       public BatchSource passThrough(CompiledPlan.PassThrough plan) {
         LanceTableScan scan = plan.scan();
         ScanSource source = source(sources, scan.lanceTable().reference().key());
-        return new PassThroughBatches(source.batches(scan.columnNames(), scan.filter(), scan.limit()), resources);
+        return new PassThroughBatches(source.batches(scan.columnNames(), plan.filter(), scan.limit()), resources);
       }
 
       @Override

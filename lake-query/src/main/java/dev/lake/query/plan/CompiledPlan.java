@@ -4,6 +4,7 @@ import dev.lake.query.plan.lance.LanceTableScan;
 import dev.lake.query.plan.lance.PushedStatement;
 import dev.lake.query.vector.VectorPlan;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -37,11 +38,27 @@ public sealed interface CompiledPlan permits CompiledPlan.PassThrough, CompiledP
     R explain(Explain plan);
   }
 
-  /** One Lance scan of stored columns, its batches streamed as they are. */
-  record PassThrough(StatementPlan plan, LanceTableScan scan) implements CompiledPlan {
+  /**
+   * One Lance scan of stored columns, its batches streamed as they are.
+   *
+   * @param filter the Lance filter the scan runs: the scan's own, or the one a parameterized scan bound for this
+   *     execution ({@link ParameterizedScan})
+   */
+  record PassThrough(StatementPlan plan, LanceTableScan scan, Optional<String> filter) implements CompiledPlan {
     public PassThrough {
       Objects.requireNonNull(plan, "plan");
       Objects.requireNonNull(scan, "scan");
+      Objects.requireNonNull(filter, "filter");
+    }
+
+    /** The scan as it was planned, its own filter. */
+    public PassThrough(StatementPlan plan, LanceTableScan scan) {
+      this(plan, scan, scan.filter());
+    }
+
+    /** Whether this execution's values were bound into a parameterized scan (its filter is not the scan's own). */
+    public boolean bound() {
+      return !filter.equals(scan.filter());
     }
 
     @Override

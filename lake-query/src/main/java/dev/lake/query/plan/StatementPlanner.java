@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.function.Supplier;
@@ -280,6 +281,38 @@ public final class StatementPlanner {
    * @param parameters the values of its {@code ?} parameters, or null to plan with them unbound (EXPLAIN only)
    */
   public StatementPlan plan(ValidatedStatement statement, List<Object> parameters) {
+    RelNode rel = logical(statement, parameters);
+    if (rel instanceof LanceTableScan) {
+      return StatementPlan.passThrough((LanceTableScan) rel);
+    }
+    return physical(rel);
+  }
+
+  /**
+   * Plans a statement with {@code ?} parameters once, its parameters unbound: when the plan is one pass-through scan
+   * whose pushed condition holds them all, each execution binds its values into that condition
+   * ({@link ParameterizedScan#bind}) instead of being planned. Empty for any other plan (Calcite's physical planning
+   * is not run for it). Not thread-safe: one call at a time per planner, like {@link #compile}.
+   */
+  public synchronized Optional<ParameterizedScan> parameterized(ValidatedStatement statement, QueryGuard stop) {
+    if (statement.explain() || statement.parameterCount() == 0) {
+      return Optional.empty();
+    }
+    this.guard = stop;
+    try {
+      RelNode rel = logical(statement, null);
+      return rel instanceof LanceTableScan
+          ? ParameterizedScan.of(StatementPlan.passThrough((LanceTableScan) rel), statement.parameterCount())
+          : Optional.empty();
+    } finally {
+      this.guard = new QueryGuard();
+      planner.clear();
+      cluster.invalidateMetadataQuery();
+    }
+  }
+
+  /** Binds, rewrites, orders joins and chooses engines: the logical plan before Calcite's physical planning. */
+  private RelNode logical(ValidatedStatement statement, List<Object> parameters) {
     // Calcite keeps the metadata handlers in a thread-local set where the cluster was created; a cached planner runs
     // on whichever thread executes the statement, so install them for this thread. (Calcite's calc program also
     // replaces the provider with its default one: install lake's again.)
@@ -310,10 +343,10 @@ public final class StatementPlanner {
       rel = OuterJoinCounts.rewrite(rel, relBuilder);
     }
     rel = EngineChoice.choose(rel, executor);
-    rel = hep(PlanRules.LATE, rel);
-    if (rel instanceof LanceTableScan) {
-      return StatementPlan.passThrough((LanceTableScan) rel);
-    }
+    return hep(PlanRules.LATE, rel);
+  }
+
+  private StatementPlan physical(RelNode rel) {
     guard.check();
     RelTraitSet desired = rel.getTraitSet().replace(EnumerableConvention.INSTANCE).simplify();
     RelNode physical;

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -29,6 +30,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code CAST('1.5' AS DECIMAL(2,1))}; LIKE escapes with backslash. Anything else (TIME values, zoned timestamps
  * outside UTC, arithmetic, functions, {@code SEARCH} not expanded first) is left to Calcite. A translation is
  * all-or-nothing per condition; callers split conjunctions first.
+ *
+ * <p>A {@code ?} parameter (a statement planned before its values are bound: dev.lake.query.plan.ParameterizedScan)
+ * is translated only where it is compared with a column of exactly its type, as the placeholder {@code ?0} (Calcite's
+ * name of the first): such a filter is never sent to Lance — each execution binds its values into the condition and
+ * translates it again.
  */
 public final class LanceFilterTranslator {
   private static final Set<String> UTC_ZONES = Set.of("UTC", "Etc/UTC", "+00:00", "Z");
@@ -135,7 +141,7 @@ public final class LanceFilterTranslator {
       return field == null ? null : quote(field.getName());
     }
     Operand operand = operand(node);
-    return operand == null || operand.literal != null ? null : operand.text;
+    return operand == null || operand.literal != null || operand.parameter ? null : operand.text;
   }
 
   private String comparison(RexCall call) {
@@ -143,6 +149,9 @@ public final class LanceFilterTranslator {
     Operand right = operand(call.getOperands().get(1));
     if (left == null || right == null || (left.literal != null && right.literal != null)) {
       return null;
+    }
+    if (left.parameter || right.parameter) {
+      return parameterComparison(call, left, right);
     }
     Family family = left.family;
     if (family != right.family || family == Family.OTHER) {
@@ -161,6 +170,25 @@ public final class LanceFilterTranslator {
       return null;
     }
     return "(" + leftText + " " + call.getOperator().getName() + " " + rightText + ")";
+  }
+
+  /** A column compared with a parameter of exactly its type (its placeholder: the filter of a template only). */
+  private static String parameterComparison(RexCall call, Operand left, Operand right) {
+    Operand parameter = left.parameter ? left : right;
+    Operand column = left.parameter ? right : left;
+    if (column.parameter || column.literal != null || column.family == Family.OTHER
+        || parameter.family != column.family || !sameType(parameter.type, column.type)) {
+      return null;
+    }
+    return "(" + left.text + " " + call.getOperator().getName() + " " + right.text + ")";
+  }
+
+  private static boolean sameType(RelDataType a, RelDataType b) {
+    if (a.getSqlTypeName() != b.getSqlTypeName()) {
+      return false;
+    }
+    return a.getSqlTypeName() != SqlTypeName.DECIMAL
+        || (a.getPrecision() == b.getPrecision() && a.getScale() == b.getScale());
   }
 
   /** Lance converts a literal to its column's type and fails when it does not fit: widen the column instead. */
@@ -218,7 +246,7 @@ public final class LanceFilterTranslator {
     }
     List<RexNode> operands = call.getOperands();
     Operand value = operand(operands.get(0));
-    if (value == null || value.family != Family.CHARACTER || value.literal != null) {
+    if (value == null || value.family != Family.CHARACTER || value.literal != null || value.parameter) {
       return null;
     }
     String lancePattern = LikePatterns.literalPattern(call);
@@ -237,6 +265,10 @@ public final class LanceFilterTranslator {
         return null;
       }
       return new Operand(quote(field.getName()), node.getType(), null, family(node.getType()), unitDigits(field));
+    }
+    if (node instanceof RexDynamicParam) {
+      return new Operand("?" + ((RexDynamicParam) node).getIndex(), node.getType(), null, family(node.getType()),
+          0, true);
     }
     if (node instanceof RexLiteral) {
       RexLiteral literal = (RexLiteral) node;
@@ -402,6 +434,12 @@ public final class LanceFilterTranslator {
    *
    * @param literal set when the operand is a literal (its text is then a placeholder for numbers)
    * @param digits fractional-second digits: the column's unit, or the literal's
+   * @param parameter set when the operand is a {@code ?} (its text is then a placeholder)
    */
-  private record Operand(String text, RelDataType type, RexLiteral literal, Family family, int digits) {}
+  private record Operand(String text, RelDataType type, RexLiteral literal, Family family, int digits,
+      boolean parameter) {
+    Operand(String text, RelDataType type, RexLiteral literal, Family family, int digits) {
+      this(text, type, literal, family, digits, false);
+    }
+  }
 }
