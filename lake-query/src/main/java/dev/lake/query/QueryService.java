@@ -79,6 +79,7 @@ public final class QueryService implements AutoCloseable {
   private final PushdownCounters pushdown = new PushdownCounters();
   private final DistinctValueEstimates estimates = new DistinctValueEstimates();
   private final VectorRuntime vectorRuntime;
+  private final dev.lake.query.spill.NodeSpill spill;
   private final VectorExecutor vectors;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
@@ -91,6 +92,8 @@ public final class QueryService implements AutoCloseable {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
+    this.spill = new dev.lake.query.spill.NodeSpill(options.spill().dir(), options.spill().queryLimit(),
+        options.spill().nodeLimit());
     this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate, pushdown);
     this.plans = new PlanCache(options.planCacheSize());
     this.vectors = new VectorExecutor(vectorRuntime, options.batchSize());
@@ -199,7 +202,7 @@ public final class QueryService implements AutoCloseable {
     CachedStatement executing = null;
     CachedStatement owner = null;
     try {
-      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard);
+      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard, spill);
       guard.check();
       CompiledPlan plan;
       CachedStatement statement;
@@ -266,6 +269,10 @@ public final class QueryService implements AutoCloseable {
   }
 
   /** Hits, misses and the heap held by the vectorized executor's column cache ({@code query.column-cache}). */
+  public dev.lake.query.spill.NodeSpill.Stats spillStats() {
+    return spill.stats();
+  }
+
   public dev.lake.query.vector.ColumnCache.Stats columnCacheStats() {
     return vectorRuntime.cache().stats();
   }

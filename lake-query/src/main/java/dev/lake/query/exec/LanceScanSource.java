@@ -129,6 +129,11 @@ final class LanceScanSource implements ScanSource {
       public BufferAllocator allocator() {
         return resources.allocator();
       }
+
+      @Override
+      public dev.lake.query.spill.SpillSpace spill() {
+        return resources.spill();
+      }
     };
   }
 
@@ -157,6 +162,11 @@ final class LanceScanSource implements ScanSource {
       }
       return Linq4j.iterableEnumerator(() -> VectorRows.of(chunks, shape));
     }));
+  }
+
+  @Override
+  public dev.lake.query.spill.SpillSpace spill() {
+    return resources.spill();
   }
 
   @Override

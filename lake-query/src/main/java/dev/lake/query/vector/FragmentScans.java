@@ -35,4 +35,9 @@ public interface FragmentScans {
 
   /** The query's allocator (its memory limit bounds the executor's state). */
   BufferAllocator allocator();
+
+  /** Where the executor's operators spill when their state outgrows the memory limit; null: they may not. */
+  default dev.lake.query.spill.SpillSpace spill() {
+    return null;
+  }
 }
