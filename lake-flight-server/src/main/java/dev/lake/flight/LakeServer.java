@@ -162,6 +162,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
               config.queryExecutor()).withStatementLimits(config.statementLimits()).withSpill(config.spill()),
           VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes()))));
       this.query = query;
+      query.cleanSpillDirectory();
       Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
       InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
       Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport, catalog);

@@ -269,8 +269,17 @@ public final class QueryService implements AutoCloseable {
   }
 
   /** Hits, misses and the heap held by the vectorized executor's column cache ({@code query.column-cache}). */
+  /** What operators spilled to disk since this service started (bytes, files, queries) and what is there now. */
   public dev.lake.query.spill.NodeSpill.Stats spillStats() {
     return spill.stats();
+  }
+
+  /**
+   * Deletes what an earlier process left in the spill directory (a crash mid-query); call before any query runs,
+   * and only when no other service spills to the same directory.
+   */
+  public void cleanSpillDirectory() {
+    spill.clean();
   }
 
   public dev.lake.query.vector.ColumnCache.Stats columnCacheStats() {

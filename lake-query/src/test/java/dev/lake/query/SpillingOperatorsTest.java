@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The vectorized operators spill past the query's memory limit (issue 22): with a limit far below their state, hash
  * aggregates (many groups, NULL keys, every aggregate function, HAVING) and hash joins of every kind (inner, semi,
- * anti, null-aware NOT IN, left, right, full — build sides with NULL keys, probe keys no build row has) answer exactly
+ * anti, null-aware NOT IN, left, right, full — build sides with NULL keys, probe keys no build row has) and Calcite's
+ * full sorts (sorted runs on disk, merged) answer exactly
  * what the same queries answer without a limit; the spill counters grow with each query and the spill directory is
  * empty after each.
  */
@@ -134,6 +135,13 @@ class SpillingOperatorsTest extends LakeTestSupport {
         + " RIGHT JOIN ord ON l_orderkey = o_orderkey GROUP BY o_status");
     check("SELECT COUNT(*) AS n, COUNT(l_orderkey) AS l, COUNT(o_orderkey) AS o, SUM(o_total) AS t FROM li"
         + " FULL JOIN ord ON l_orderkey = o_orderkey");
+  }
+
+  @Test
+  void calcitesSortSpillsSortedRunsAndMergesThem() {
+    // a UNION ALL of two scans: Calcite's runtime sorts it (EnumerableSort, lake's spilling one at run time)
+    check("SELECT l_orderkey AS k, l_suppkey AS s, l_quantity AS q, l_mode AS m FROM li UNION ALL"
+        + " SELECT o_orderkey, o_custkey, o_total, o_status FROM ord ORDER BY 3 DESC, 1, 2 NULLS FIRST, 4");
   }
 
   /** {@code sql} answers as without a limit, it spilled, and its spill files are gone. */

@@ -30,6 +30,12 @@ public interface FragmentScans {
   ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
       Optional<Long> limit);
 
+  /** {@link #open} in batches of at most {@code batchRows} rows (a scan under a small memory limit). */
+  default ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit, int batchRows) {
+    return open(columns, filter, fragments, offset, limit);
+  }
+
   /** Closes a reader {@link #open} returned. */
   void release(ArrowReader reader);
 

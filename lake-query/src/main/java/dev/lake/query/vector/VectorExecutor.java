@@ -34,6 +34,10 @@ public final class VectorExecutor {
   private static final int CHUNK_ROWS = 4_096;
   /** What one cached value takes on the heap, for deciding whether a table's columns fit the cache. */
   private static final long ESTIMATED_BYTES_PER_VALUE = 8;
+  /** What one scanned value takes in a Lance batch (Arrow buffers, validity, offsets; decimals are 16 bytes). */
+  private static final long SCAN_BYTES_PER_VALUE = 16;
+  /** The fewest rows a scan batch is cut to under a small memory limit. */
+  private static final int MIN_SCAN_ROWS = 1_024;
 
   private final VectorRuntime runtime;
   private final int batchSize;
@@ -184,7 +188,7 @@ public final class VectorExecutor {
         return true;
       });
     }
-    parallel(tasks, done -> { });
+    parallel(tasks, done -> { }, scansInFlight(scans, plan.columns().size()));
     join.finishProbe();
     int next = firstSpilled(before, cut + 1);
     List<Op> rest = before.subList(cut + 1, next < 0 ? before.size() : next);
@@ -211,7 +215,7 @@ public final class VectorExecutor {
       }
     }
     if (!loads.isEmpty()) {
-      parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+      parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()), scansInFlight(scans, names.size()));
     }
     return columns;
   }
@@ -246,7 +250,8 @@ public final class VectorExecutor {
       return out;
     }
     Map<String, CachedColumn> loaded = new HashMap<>();
-    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty());
+    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty(),
+        scanBatchRows(scans, missing.size()));
     try {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       Map<String, CachedColumn.Builder> builders = new HashMap<>();
@@ -292,6 +297,26 @@ public final class VectorExecutor {
     }
   }
 
+  /**
+   * Rows per Lance batch of a scan of {@code columns} columns under the query's memory limit: a batch takes at most an
+   * eighth of it (estimated at {@link #SCAN_BYTES_PER_VALUE} per value), so small limits read smaller batches.
+   */
+  private int scanBatchRows(FragmentScans scans, int columns) {
+    long limit = scans.allocator().getLimit();
+    long rows = limit / 8 / (Math.max(1, columns) * SCAN_BYTES_PER_VALUE);
+    return (int) Math.max(MIN_SCAN_ROWS, Math.min(batchSize, rows));
+  }
+
+  /**
+   * How many scans of {@code columns} columns may run at once under the query's memory limit: each holds about two
+   * batches ({@link #scanBatchRows}), and all of them together at most half the limit; two per worker at most.
+   */
+  private int scansInFlight(FragmentScans scans, int columns) {
+    long perScan = 2L * scanBatchRows(scans, columns) * Math.max(1, columns) * SCAN_BYTES_PER_VALUE;
+    long fit = scans.allocator().getLimit() / 2 / perScan;
+    return (int) Math.max(1, Math.min(2L * runtime.threads(), fit));
+  }
+
   /** One split's work: its rows after the plan's {@code before} operators, handed to a sink batch by batch. */
   @FunctionalInterface
   private interface SplitWork {
@@ -325,7 +350,7 @@ public final class VectorExecutor {
           return true;
         });
       }
-      parallel(tasks, done -> { });
+      parallel(tasks, done -> { }, scansInFlight(scans, plan.columns().size()));
       OuterProbe.addUnmatchedBuildRows(plan.before(), partitions::add);
       // Row by row operators (HAVING, projections) run per partition; an aggregate over the groups needs them all.
       boolean perPartition = plan.after().stream().noneMatch(op -> op instanceof Op.Regroup);
@@ -366,7 +391,7 @@ public final class VectorExecutor {
         try (partial) {
           total.merge(partial);
         }
-      });
+      }, scansInFlight(scans, plan.columns().size()));
       OuterProbe.addUnmatchedBuildRows(plan.before(), total::add);
       Batch grouped = total.result();
       for (Op op : plan.after()) {
@@ -381,6 +406,11 @@ public final class VectorExecutor {
    * to {@code done} on the calling thread; the first failure cancels the rest and is thrown.
    */
   private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done) throws Exception {
+    parallel(tasks, done, 2 * runtime.threads());
+  }
+
+  /** {@link #parallel(List, Consumer)} with at most {@code maxInFlight} tasks at a time. */
+  private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done, int maxInFlight) throws Exception {
     CompletionService<T> completion = new ExecutorCompletionService<>(runtime.pool());
     Deque<Callable<T>> waiting = new ArrayDeque<>(tasks);
     List<Future<T>> running = new ArrayList<>();
@@ -389,7 +419,7 @@ public final class VectorExecutor {
     try {
       while (!waiting.isEmpty() || inFlight > 0) {
         // two tasks per worker in flight: a worker never waits for this thread to hand it the next one
-        while (!waiting.isEmpty() && inFlight < 2 * runtime.threads()) {
+        while (!waiting.isEmpty() && inFlight < maxInFlight) {
           Callable<T> task = waiting.poll();
           running.add(completion.submit(() -> workers.run(task)));
           inFlight++;
@@ -487,11 +517,12 @@ public final class VectorExecutor {
     return splits;
   }
 
-  private static void scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, Split split,
+  private void scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, Split split,
       List<Op> before, Consumer<Batch> sink) throws Exception {
     ArrowReader reader = null;
     try {
-      reader = scans.open(plan.columns(), filter, List.of(split.fragment()), split.offset(), split.limit());
+      reader = scans.open(plan.columns(), filter, List.of(split.fragment()), split.offset(), split.limit(),
+          scanBatchRows(scans, plan.columns().size()));
       while (reader.loadNextBatch()) {
         if (Thread.currentThread().isInterrupted()) {
           throw new InterruptedException("vectorized scan cancelled");
