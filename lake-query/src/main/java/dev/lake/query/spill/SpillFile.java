@@ -22,6 +22,7 @@ public final class SpillFile {
   private final SpillSpace space;
   private final Path path;
   private DataOutputStream out;
+  private OutputStream raw;
   private long bytes;
   private boolean deleted;
 
@@ -37,8 +38,8 @@ public final class SpillFile {
     }
     if (out == null) {
       try {
-        OutputStream file = Files.newOutputStream(path);
-        out = new DataOutputStream(new BufferedOutputStream(new Charged(file), BUFFER));
+        raw = Files.newOutputStream(path);
+        out = new DataOutputStream(new BufferedOutputStream(new Charged(raw), BUFFER));
       } catch (IOException e) {
         throw new UncheckedIOException("opening the spill file " + path + " failed: " + e.getMessage(), e);
       }
@@ -55,6 +56,7 @@ public final class SpillFile {
         throw new UncheckedIOException("writing the spill file " + path + " failed: " + e.getMessage(), e);
       } finally {
         out = null;
+        raw = null;
       }
     }
   }
@@ -80,12 +82,15 @@ public final class SpillFile {
     }
     deleted = true;
     try {
-      if (out != null) {
-        out.close();
+      if (raw != null) {
+        // the file itself, not the buffer in front of it: what was not written yet is dropped, not charged
+        raw.close();
       }
     } catch (IOException ignored) {
       // being deleted
     }
+    out = null;
+    raw = null;
     try {
       Files.deleteIfExists(path);
     } catch (IOException e) {

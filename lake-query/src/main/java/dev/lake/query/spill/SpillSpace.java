@@ -113,7 +113,11 @@ public final class SpillSpace implements AutoCloseable {
       open = new ArrayList<>(files);
     }
     for (SpillFile file : open) {
-      file.delete();
+      try {
+        file.delete();
+      } catch (RuntimeException e) {
+        LOG.warn("removing a spill file failed dir={} error={}", dir, e.toString());
+      }
     }
     if (created > 0) {
       try {
