@@ -11,6 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 final class MemoryBudget implements AutoCloseable {
   private final AllocationReservation reservation;
   private long charged;
+  private boolean closed;
 
   MemoryBudget(BufferAllocator allocator) {
     this.reservation = allocator.newReservation();
@@ -42,9 +43,11 @@ final class MemoryBudget implements AutoCloseable {
     return charged;
   }
 
+  /** Releases the charge; once only (an operator may be closed by its task and by the execution's clean-up). */
   @Override
-  public void close() {
-    if (reservation != null) {
+  public synchronized void close() {
+    if (reservation != null && !closed) {
+      closed = true;
       reservation.close();
     }
   }

@@ -81,13 +81,15 @@ final class PartitionedAggregate implements AutoCloseable {
         continue;
       }
       Batch part = counts[p] == kept.size() ? kept : kept.select(rows[p], counts[p]);
+      SpillFile file;
       synchronized (this) {
         if (files[p] == null) {
           files[p] = space.create("aggregate-l" + level + "-p" + p);
         }
+        file = files[p];
       }
-      synchronized (files[p]) {
-        SpilledBatches.write(files[p], part, columns.length);
+      synchronized (file) {
+        SpilledBatches.write(file, part, columns.length);
       }
     }
   }
@@ -96,7 +98,7 @@ final class PartitionedAggregate implements AutoCloseable {
    * Aggregates partition by partition (each file deleted once read), each partition's groups run through
    * {@code after} (the operators after the aggregate); the groups of every partition, in partition order.
    */
-  List<Batch> results(UnaryOperator<Batch> after) {
+  synchronized List<Batch> results(UnaryOperator<Batch> after) {
     List<Batch> out = new ArrayList<>();
     for (int p = 0; p < PARTITIONS; p++) {
       SpillFile file = files[p];
@@ -155,7 +157,7 @@ final class PartitionedAggregate implements AutoCloseable {
 
   /** Deletes the files not aggregated yet (a failed or cancelled execution). */
   @Override
-  public void close() {
+  public synchronized void close() {
     for (int p = 0; p < PARTITIONS; p++) {
       if (files[p] != null) {
         files[p].delete();

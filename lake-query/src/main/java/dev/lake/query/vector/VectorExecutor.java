@@ -374,9 +374,12 @@ public final class VectorExecutor {
   private VectorResult aggregateInMemory(VectorPlan plan, FragmentScans scans, List<SplitWork> work)
       throws Exception {
     List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    // every partial made, closed at the end whatever happened (a task cancelled after it finished keeps its result)
+    List<HashAggregate> partials = java.util.Collections.synchronizedList(new ArrayList<>());
     for (SplitWork split : work) {
       tasks.add(() -> {
         HashAggregate partial = newAggregate(plan, scans);
+        partials.add(partial);
         try {
           split.feed(partial::add);
           return partial;
@@ -398,6 +401,10 @@ public final class VectorExecutor {
         grouped = op.apply(grouped);
       }
       return VectorResult.of(grouped, plan);
+    } finally {
+      synchronized (partials) {
+        partials.forEach(HashAggregate::close);
+      }
     }
   }
 
