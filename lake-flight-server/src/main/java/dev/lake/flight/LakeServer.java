@@ -159,10 +159,11 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
       QueryService query = opened.add(new QueryService(catalog, engine,
           new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
-              config.queryExecutor()).withStatementLimits(config.statementLimits()),
+              config.queryExecutor()).withStatementLimits(config.statementLimits()).withSpill(config.spill()),
           VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())),
           java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
+      query.cleanSpillDirectory();
       Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
       InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
       Forwarding forwarding = cluster.forwarding(signer, allocator, clock, internalTransport, catalog);
@@ -170,7 +171,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           config.guard().maxConcurrentPerUser(), config.guard().writeStallTimeout()));
       this.metrics = opened.add(new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
           () -> limits.admission().queued(), catalog::stats, cluster::isLeader, cluster::observedTerm,
-          query::pushdownStats, query::columnCacheStats)));
+          query::pushdownStats, query::columnCacheStats, query::spillStats)));
       this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime);
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override

@@ -117,6 +117,8 @@ class ErrorModelTest {
         ErrorCode.INTERNAL);
     t.put(new dev.lake.query.model.InexactResultException("numeric overflow"), ErrorCode.INVALID_ARGUMENT);
     t.put(new dev.lake.query.guard.QueryMemoryException("over the budget"), ErrorCode.RESOURCE_EXHAUSTED);
+    t.put(new dev.lake.query.spill.SpillLimitException("over the spill budget"), ErrorCode.RESOURCE_EXHAUSTED);
+    t.put(new dev.lake.query.vector.StateMemoryException("over the budget"), ErrorCode.RESOURCE_EXHAUSTED);
     t.put(new dev.lake.query.guard.QueryStoppedException(ErrorCode.DEADLINE_EXCEEDED, "timed out"),
         ErrorCode.DEADLINE_EXCEEDED);
     t.put(new dev.lake.query.guard.QueryStoppedException(ErrorCode.CANCELLED, "cancelled"), ErrorCode.CANCELLED);

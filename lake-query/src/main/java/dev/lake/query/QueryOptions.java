@@ -1,6 +1,7 @@
 package dev.lake.query;
 
 import dev.lake.query.plan.SubtreeExecutor;
+import dev.lake.query.spill.SpillOptions;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -18,9 +19,12 @@ import java.util.Objects;
  *     operator over Lance scans — for comparisons and diagnosis)
  * @param executor which engine runs a pushed-down single-table subtree ({@code query.executor}: auto — the
  *     planner's rule —, vectorized, lance-sql or calcite; default auto)
+ * @param spill where operators past the memory limit spill and how much ({@code query.spill-dir},
+ *     {@code query.spill-limit}, {@code query.node-spill-limit})
  */
 public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize,
-    boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
+    boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits,
+    SpillOptions spill) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final long DEFAULT_PLAN_CACHE_SIZE = 64L << 20;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -35,10 +39,18 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(statementLimits, "statementLimits");
+    Objects.requireNonNull(spill, "spill");
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
           + planCacheSize);
     }
+  }
+
+  /** These settings with the default spill budgets. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize, boolean subtreePushDown,
+      SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, statementLimits,
+        SpillOptions.defaults());
   }
 
   /** These settings with the default statement limits. */
@@ -73,26 +85,39 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
 
   public QueryOptions withBatchSize(int newBatchSize) {
     return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits);
+        statementLimits, spill);
   }
 
   public QueryOptions withPlanCacheSize(long newPlanCacheSize) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, subtreePushDown, executor,
-        statementLimits);
+        statementLimits, spill);
   }
 
   public QueryOptions withSubtreePushDown(boolean pushDown) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor,
-        statementLimits);
+        statementLimits, spill);
   }
 
   public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, newExecutor,
-        statementLimits);
+        statementLimits, spill);
   }
 
   /** These settings with {@code limits} on every statement (length, depth, IN lists, joins, set operations). */
   public QueryOptions withStatementLimits(dev.lake.query.sql.StatementLimits limits) {
-    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, limits);
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, limits,
+        spill);
+  }
+
+  /** These settings with operators spilling as {@code newSpill} says. */
+  public QueryOptions withSpill(SpillOptions newSpill) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
+        statementLimits, newSpill);
+  }
+
+  /** These settings with {@code bytes} as each statement's memory limit. */
+  public QueryOptions withMemoryLimit(long bytes) {
+    return new QueryOptions(batchSize, bytes, clock, planCacheSize, subtreePushDown, executor, statementLimits,
+        spill);
   }
 }

@@ -79,6 +79,7 @@ public final class QueryService implements AutoCloseable {
   private final PushdownCounters pushdown = new PushdownCounters();
   private final DistinctValueEstimates estimates;
   private final VectorRuntime vectorRuntime;
+  private final dev.lake.query.spill.NodeSpill spill;
   private final VectorExecutor vectors;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
@@ -103,6 +104,8 @@ public final class QueryService implements AutoCloseable {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.engine = Objects.requireNonNull(engine, "engine");
     this.options = Objects.requireNonNull(options, "options");
+    this.spill = new dev.lake.query.spill.NodeSpill(options.spill().dir(), options.spill().queryLimit(),
+        options.spill().nodeLimit());
     this.executor = new StatementExecutor(options.batchSize(), options.clock(), QueryService::translate, pushdown);
     this.plans = new PlanCache(options.planCacheSize());
     this.vectors = new VectorExecutor(vectorRuntime, options.batchSize());
@@ -211,7 +214,7 @@ public final class QueryService implements AutoCloseable {
     CachedStatement executing = null;
     CachedStatement owner = null;
     try {
-      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard);
+      resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard, spill);
       guard.check();
       CompiledPlan plan;
       CachedStatement statement;
@@ -283,6 +286,19 @@ public final class QueryService implements AutoCloseable {
   }
 
   /** Hits, misses and the heap held by the vectorized executor's column cache ({@code query.column-cache}). */
+  /** What operators spilled to disk since this service started (bytes, files, queries) and what is there now. */
+  public dev.lake.query.spill.NodeSpill.Stats spillStats() {
+    return spill.stats();
+  }
+
+  /**
+   * Deletes what an earlier process left in the spill directory (a crash mid-query); call before any query runs,
+   * and only when no other service spills to the same directory.
+   */
+  public void cleanSpillDirectory() {
+    spill.clean();
+  }
+
   public dev.lake.query.vector.ColumnCache.Stats columnCacheStats() {
     return vectorRuntime.cache().stats();
   }

@@ -252,8 +252,10 @@ class VectorizedJoinTest extends LakeTestSupport {
     String join = "SELECT COUNT(*) AS n FROM fact f JOIN fact g ON f.id = g.id";
     assertThat(explain(service, join)).startsWith("join-vectorized");
     assertThat(query(join).rows()).containsExactly(List.of((long) FRAGMENTS * ROWS_PER_FRAGMENT));
+    // spilling off (query.spill-limit 0): past the limit the join fails (SpillingOperatorsTest: with it, it spills)
     try (QueryService limited = new QueryService(catalog, engine,
-        new QueryOptions(1_000, 300_000, java.time.Clock.systemUTC()))) {
+        new QueryOptions(1_000, 300_000, java.time.Clock.systemUTC()).withSpill(
+            new dev.lake.query.spill.SpillOptions(dataRoot.resolve("no-spill"), 0, 0)))) {
       String scan = "SELECT COUNT(*) AS n FROM fact WHERE id >= 0";
       assertThat(collect(limited.execute(scan, limited.prepare(scan).pins(), List.of(), allocator)).rows())
           .as("the scan alone fits the limit").containsExactly(List.of((long) FRAGMENTS * ROWS_PER_FRAGMENT));

@@ -24,6 +24,7 @@ import dev.lake.metasrv.MaintenanceSettings;
 import dev.lake.query.CatalogSettings;
 import java.io.IOException;
 import java.nio.file.Files;
+import dev.lake.query.spill.SpillOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -56,6 +57,9 @@ public final class ConfigLoader {
     DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("query.column-cache", "25%");
     DEFAULTS.put("query.node-memory-limit", "50%");
+    DEFAULTS.put("query.spill-dir", null);
+    DEFAULTS.put("query.spill-limit", "10GB");
+    DEFAULTS.put("query.node-spill-limit", "40GB");
     DEFAULTS.put("catalog.ttl", "30s");
     DEFAULTS.put("catalog.staleness-bound", "5m");
     DEFAULTS.put("catalog.negative-ttl", "2s");
@@ -176,7 +180,17 @@ public final class ConfigLoader {
         LogSettings.fromKeys(values),
         dev.lake.flight.streams.StreamSettings.fromKeys(values),
         dev.lake.query.sql.StatementLimits.fromKeys(values),
-        NamespaceSettings.fromKeys(values));
+        NamespaceSettings.fromKeys(values),
+        spill(values, dataDir));
+  }
+
+  /** {@code query.spill-dir} (default: {@code spill} under the data directory), {@code query.spill-limit} and
+   * {@code query.node-spill-limit} (0 turns spilling off). */
+  private static SpillOptions spill(Map<String, String> values, Path dataDir) {
+    String dir = values.get("query.spill-dir");
+    Path root = dir == null || dir.isBlank() ? dataDir.resolve("spill") : Path.of(dir).toAbsolutePath().normalize();
+    return new SpillOptions(root, bytes("query.spill-limit", values.get("query.spill-limit")),
+        bytes("query.node-spill-limit", values.get("query.node-spill-limit")));
   }
 
   private static CatalogSettings catalogSettings(Map<String, String> values) {

@@ -45,6 +45,8 @@ import java.util.Optional;
  *     ({@code query.plan-cache-size}; 0: none)
  * @param queryExecutor which engine runs pushed-down single-table subtrees ({@code query.executor}: auto,
  *     vectorized, lance-sql or calcite)
+ * @param spill where and how much operators past the query's memory limit spill to local disk
+ *     ({@code query.spill-dir}, {@code query.spill-limit}, {@code query.node-spill-limit})
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
  *     query.column-cache}; 0: off)
  * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
@@ -93,9 +95,11 @@ public record LakeConfig(
     LogSettings log,
     dev.lake.flight.streams.StreamSettings streams,
     dev.lake.query.sql.StatementLimits statementLimits,
-    NamespaceSettings namespace) {
+    NamespaceSettings namespace,
+    dev.lake.query.spill.SpillOptions spill) {
 
   public LakeConfig {
+    Objects.requireNonNull(spill, "spill");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(log, "log");

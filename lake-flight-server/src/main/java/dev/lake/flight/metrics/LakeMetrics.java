@@ -92,6 +92,15 @@ public final class LakeMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder("lake.column.cache.size", probes, p -> p.columnCache().get().bytes())
         .description("Heap held by the column cache (approximate)").baseUnit("bytes").register(registry);
+    FunctionCounter.builder("lake.query.spill.bytes", probes, p -> p.spill().get().bytes())
+        .description("Bytes operators past the query memory limit wrote to spill files").baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder("lake.query.spill.files", probes, p -> p.spill().get().files())
+        .description("Spill files operators created").register(registry);
+    FunctionCounter.builder("lake.query.spill.queries", probes, p -> p.spill().get().queries())
+        .description("Query executions that spilled to disk").register(registry);
+    Gauge.builder("lake.query.spill.held", probes, p -> p.spill().get().heldBytes())
+        .description("Bytes in spill files now (deleted when their query ends)").baseUnit("bytes").register(registry);
   }
 
   private void pushdownCounter(String name, String description, NodeProbes probes,

@@ -2,6 +2,7 @@ package dev.lake.flight.metrics;
 
 import dev.lake.query.CatalogStats;
 import dev.lake.query.model.PushdownStats;
+import dev.lake.query.spill.NodeSpill;
 import dev.lake.query.vector.ColumnCache;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -19,10 +20,11 @@ import java.util.function.Supplier;
  * @param term the lease term this node knows (its own when leading, the observed leader's otherwise; 0 = none)
  * @param pushdown the counters of single-table subtrees run outside Calcite (Lance SQL, vectorized, fallbacks)
  * @param columnCache the vectorized executor's column cache: hits, misses, bytes held
+ * @param spill what operators spilled to disk: bytes, files, spilling queries, bytes held now
  */
 public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, Supplier<CatalogStats> catalog,
     BooleanSupplier leader, LongSupplier term, Supplier<PushdownStats> pushdown,
-    Supplier<ColumnCache.Stats> columnCache) {
+    Supplier<ColumnCache.Stats> columnCache, Supplier<NodeSpill.Stats> spill) {
   public NodeProbes {
     Objects.requireNonNull(runningQueries, "runningQueries");
     Objects.requireNonNull(queuedQueries, "queuedQueries");
@@ -31,5 +33,6 @@ public record NodeProbes(IntSupplier runningQueries, IntSupplier queuedQueries, 
     Objects.requireNonNull(term, "term");
     Objects.requireNonNull(pushdown, "pushdown");
     Objects.requireNonNull(columnCache, "columnCache");
+    Objects.requireNonNull(spill, "spill");
   }
 }

@@ -110,14 +110,21 @@ final class LanceScanSource implements ScanSource {
       @Override
       public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
           Optional<Long> limit) {
+        return open(columns, filter, fragments, offset, limit, batchSize);
+      }
+
+      @Override
+      public ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+          Optional<Long> limit, int batchRows) {
+        int rows = Math.max(1, Math.min(batchSize, batchRows));
         if (WideScan.applies(snapshot, filter)) {
           Optional<WideScan> wide =
-              WideScan.ofFragments(snapshot, resources, columns, fragments, offset, limit, batchSize);
+              WideScan.ofFragments(snapshot, resources, columns, fragments, offset, limit, rows);
           if (wide.isPresent()) {
             return resources.track(wide.get());
           }
         }
-        return resources.track(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize));
+        return resources.track(snapshot.scanFragments(columns, filter, fragments, offset, limit, rows));
       }
 
       @Override
@@ -128,6 +135,11 @@ final class LanceScanSource implements ScanSource {
       @Override
       public BufferAllocator allocator() {
         return resources.allocator();
+      }
+
+      @Override
+      public dev.lake.query.spill.SpillSpace spill() {
+        return resources.spill();
       }
     };
   }
@@ -157,6 +169,11 @@ final class LanceScanSource implements ScanSource {
       }
       return Linq4j.iterableEnumerator(() -> VectorRows.of(chunks, shape));
     }));
+  }
+
+  @Override
+  public dev.lake.query.spill.SpillSpace spill() {
+    return resources.spill();
   }
 
   @Override

@@ -4,6 +4,8 @@ import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
 import dev.lake.query.model.TablePin;
 import dev.lake.query.guard.HeapCharge;
+import dev.lake.query.spill.NodeSpill;
+import dev.lake.query.spill.SpillSpace;
 import dev.lake.query.guard.QueryGuard;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ public final class QueryResources implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final QueryGuard guard;
   private final HeapCharge rows;
+  private final SpillSpace spill;
 
   public QueryResources(BufferAllocator parent, String name, long memoryLimit) {
     this(parent, name, memoryLimit, new QueryGuard());
@@ -39,8 +42,14 @@ public final class QueryResources implements AutoCloseable {
 
   /** Resources of an execution that {@code guard} may stop. */
   public QueryResources(BufferAllocator parent, String name, long memoryLimit, QueryGuard guard) {
+    this(parent, name, memoryLimit, guard, null);
+  }
+
+  /** Resources of an execution whose operators may spill to {@code spill}'s disk (null: none may). */
+  public QueryResources(BufferAllocator parent, String name, long memoryLimit, QueryGuard guard, NodeSpill spill) {
     this.allocator = parent.newChildAllocator(name, 0, memoryLimit);
     this.guard = guard;
+    this.spill = spill == null ? null : spill.open(name);
     this.rows = new HeapCharge(allocator, "the rows this query's joins, sorts and aggregations keep");
   }
 
@@ -52,6 +61,14 @@ public final class QueryResources implements AutoCloseable {
   /** The heap the row runtime's operators keep, charged to this execution's allocator. */
   public HeapCharge rows() {
     return rows;
+  }
+
+  /**
+   * The execution's spill directory (made when an operator first spills, deleted when this closes), or null when
+   * the execution may not spill.
+   */
+  public SpillSpace spill() {
+    return spill;
   }
 
   /** The statement's allocator: result batches and Lance's buffers live here. */
@@ -116,6 +133,9 @@ public final class QueryResources implements AutoCloseable {
     openReaders.forEach(QueryResources::closeQuietly);
     openSnapshots.forEach(QueryResources::closeQuietly);
     rows.close();
+    if (spill != null) {
+      spill.close();
+    }
     try {
       allocator.close();
     } catch (RuntimeException e) {

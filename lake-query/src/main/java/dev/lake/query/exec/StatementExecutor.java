@@ -106,6 +106,9 @@ public final class StatementExecutor {
     sources.forEach((reference, source) -> values.put(LanceScanCall.sourceVariable(reference), source));
     values.put(RuntimeKeys.VARIABLE, new RuntimeKeys());
     values.put(RowCheckpoints.VARIABLE, new RowCheckpoints.Rows(resources.guard(), resources.rows()));
+    values.put(dev.lake.query.plan.enumerable.SpillingSort.VARIABLE,
+        new dev.lake.query.plan.enumerable.SpillingSort.Space(resources.rows(), resources.spill(),
+            resources.allocator().getLimit() / 4));
     AtomicBoolean cancelled = resources.guard().cancelFlag();
     LakeDataContext context = new LakeDataContext(planner.rootSchema().plus(), planner.typeFactory(), values,
         clock, cancelled);

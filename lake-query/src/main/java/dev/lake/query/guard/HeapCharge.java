@@ -72,6 +72,14 @@ public final class HeapCharge implements AutoCloseable {
     }
   }
 
+  /**
+   * Gives back {@code bytes} charged earlier (rows a sort wrote to disk): later charges use them again. What was
+   * reserved from the allocator stays reserved until {@link #close()}.
+   */
+  public synchronized void release(long bytes) {
+    charged = Math.max(0, charged - Math.max(0, bytes));
+  }
+
   /** Bytes charged so far. */
   public synchronized long charged() {
     return charged;

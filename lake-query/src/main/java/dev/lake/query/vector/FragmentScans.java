@@ -30,9 +30,20 @@ public interface FragmentScans {
   ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
       Optional<Long> limit);
 
+  /** {@link #open} in batches of at most {@code batchRows} rows (a scan under a small memory limit). */
+  default ArrowReader open(List<String> columns, Optional<String> filter, List<Integer> fragments, long offset,
+      Optional<Long> limit, int batchRows) {
+    return open(columns, filter, fragments, offset, limit);
+  }
+
   /** Closes a reader {@link #open} returned. */
   void release(ArrowReader reader);
 
   /** The query's allocator (its memory limit bounds the executor's state). */
   BufferAllocator allocator();
+
+  /** Where the executor's operators spill when their state outgrows the memory limit; null: they may not. */
+  default dev.lake.query.spill.SpillSpace spill() {
+    return null;
+  }
 }

@@ -58,6 +58,10 @@ public final class JoinBuilder {
       return;
     }
     long copies = ((Number) row[longs.length]).longValue();
+    // room for every copy first: a refused charge adds none of them (the build side then spills whole rows)
+    while (capacity - rows < copies) {
+      grow();
+    }
     for (long i = 0; i < copies; i++) {
       addOnce(row);
     }
@@ -130,6 +134,11 @@ public final class JoinBuilder {
     if (spec.counted() || width != longs.length) {
       throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
     }
+    addRows(batch);
+  }
+
+  /** Adds every row of a batch of exactly the build columns, each once (a counted side's rows already repeated). */
+  void addRows(Batch batch) {
     int rowCount = batch.size();
     while (capacity - rows < rowCount) {
       grow();
@@ -188,6 +197,20 @@ public final class JoinBuilder {
 
   /** The table over the rows added; closing it releases the memory charged for them. */
   public JoinTable finish() {
+    return JoinTable.build(columns(), rows, spec.buildKeys(), budget);
+  }
+
+  /** The rows added so far. */
+  int rows() {
+    return rows;
+  }
+
+  /** The rows added so far as a batch of the build columns (for a build side that spills: {@link PartitionedBuild}). */
+  Batch collected() {
+    return Batch.of(columns(), rows);
+  }
+
+  private Col[] columns() {
     Col[] columns = new Col[longs.length];
     for (int c = 0; c < columns.length; c++) {
       Col shape = spec.buildShapes()[c];
@@ -199,7 +222,7 @@ public final class JoinBuilder {
       col.strings = strings[c] == null ? null : StringSource.of(Arrays.copyOf(strings[c], rows));
       columns[c] = col;
     }
-    return JoinTable.build(columns, rows, spec.buildKeys(), budget);
+    return columns;
   }
 
   /** Releases the memory charged when the table is never built (a failed or cancelled build). */

@@ -2,16 +2,16 @@ package dev.lake.query.vector;
 
 import org.apache.arrow.memory.AllocationReservation;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
 
 /**
  * Charges the Java-heap state of an operator (hash tables, per-group arrays) to the query's allocator, so the
  * per-query memory limit bounds it like the Arrow buffers: a reservation that grows with the state and is released
- * when the operator closes. Exceeding the limit is an {@link OutOfMemoryException} (RESOURCE_EXHAUSTED to clients).
+ * when the operator closes. Exceeding the limit is a {@link StateMemoryException} (RESOURCE_EXHAUSTED to clients).
  */
 final class MemoryBudget implements AutoCloseable {
   private final AllocationReservation reservation;
   private long charged;
+  private boolean closed;
 
   MemoryBudget(BufferAllocator allocator) {
     this.reservation = allocator.newReservation();
@@ -32,7 +32,7 @@ final class MemoryBudget implements AutoCloseable {
       return;
     }
     if (!reservation.add(bytes - charged)) {
-      throw new OutOfMemoryException("the query's aggregation or join state needs " + bytes + " bytes, more than its"
+      throw new StateMemoryException("the query's aggregation or join state needs " + bytes + " bytes, more than its"
           + " memory limit allows (query.memory-limit); add filters or fewer group keys, or raise the limit");
     }
     charged = bytes;
@@ -43,9 +43,11 @@ final class MemoryBudget implements AutoCloseable {
     return charged;
   }
 
+  /** Releases the charge; once only (an operator may be closed by its task and by the execution's clean-up). */
   @Override
-  public void close() {
-    if (reservation != null) {
+  public synchronized void close() {
+    if (reservation != null && !closed) {
+      closed = true;
       reservation.close();
     }
   }

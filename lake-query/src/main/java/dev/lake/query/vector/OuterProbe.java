@@ -115,27 +115,31 @@ public record OuterProbe(JoinSpec spec, Col[] probeShapes, Op.Filter residual, b
    */
   static void addUnmatchedBuildRows(List<Op> before, Consumer<Batch> sink) {
     for (int at = 0; at < before.size(); at++) {
-      if (!(before.get(at) instanceof OuterProbe) || !((OuterProbe) before.get(at)).keepBuild) {
-        continue;
+      if (before.get(at) instanceof OuterProbe && ((OuterProbe) before.get(at)).keepBuild) {
+        addUnmatchedBuildRows(before, at, sink);
       }
-      OuterProbe join = (OuterProbe) before.get(at);
-      int rows = join.table.rows();
-      int[] unmatched = new int[rows];
-      int count = 0;
-      for (int row = 0; row < rows; row++) {
-        if (!join.matched[row]) {
-          unmatched[count++] = row;
-        }
+    }
+  }
+
+  /** {@link #addUnmatchedBuildRows} of the join at {@code at} of {@code before} only. */
+  static void addUnmatchedBuildRows(List<Op> before, int at, Consumer<Batch> sink) {
+    OuterProbe join = (OuterProbe) before.get(at);
+    int rows = join.table.rows();
+    int[] unmatched = new int[rows];
+    int count = 0;
+    for (int row = 0; row < rows; row++) {
+      if (!join.matched[row]) {
+        unmatched[count++] = row;
       }
-      for (int from = 0; from < count; from += 4_096) {
-        int size = Math.min(4_096, count - from);
-        int[] chunk = java.util.Arrays.copyOfRange(unmatched, from, from + size);
-        Batch batch = JoinedBatch.nullExtended(null, join.probeShapes, join.table, chunk, size, join.spec);
-        for (Op op : before.subList(at + 1, before.size())) {
-          batch = op.apply(batch);
-        }
-        sink.accept(batch);
+    }
+    for (int from = 0; from < count; from += 4_096) {
+      int size = Math.min(4_096, count - from);
+      int[] chunk = java.util.Arrays.copyOfRange(unmatched, from, from + size);
+      Batch batch = JoinedBatch.nullExtended(null, join.probeShapes, join.table, chunk, size, join.spec);
+      for (Op op : before.subList(at + 1, before.size())) {
+        batch = op.apply(batch);
       }
+      sink.accept(batch);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
@@ -33,6 +34,10 @@ public final class VectorExecutor {
   private static final int CHUNK_ROWS = 4_096;
   /** What one cached value takes on the heap, for deciding whether a table's columns fit the cache. */
   private static final long ESTIMATED_BYTES_PER_VALUE = 8;
+  /** What one scanned value takes in a Lance batch (Arrow buffers, validity, offsets; decimals are 16 bytes). */
+  private static final long SCAN_BYTES_PER_VALUE = 16;
+  /** The fewest rows a scan batch is cut to under a small memory limit. */
+  private static final int MIN_SCAN_ROWS = 1_024;
 
   private final VectorRuntime runtime;
   private final int batchSize;
@@ -62,11 +67,13 @@ public final class VectorExecutor {
           pushed.isPresent() ? "lance-filter" : "one-pass");
     }
     Optional<String> filter = pushed;
-    List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    int cut = firstSpilled(before, 0);
+    List<Op> prefix = cut < 0 ? before : before.subList(0, cut);
+    List<SplitWork> work = new ArrayList<>();
     for (Split split : splits(scans, fragments, pushed.isEmpty())) {
-      tasks.add(() -> scanFragment(plan, scans, filter, split, before));
+      work.add(sink -> scanFragment(plan, scans, filter, split, prefix, sink));
     }
-    return aggregate(plan, scans, tasks);
+    return cut < 0 ? aggregate(plan, scans, work) : staged(plan, scans, work, before, cut);
   }
 
   /**
@@ -140,7 +147,9 @@ public final class VectorExecutor {
     List<Op> before = new ArrayList<>(plan.before());
     plan.scanFilter().ifPresent(filter -> before.add(0, filter));
     Map<Integer, CachedColumn[]> columns = cachedColumns(plan.columns(), scans, fragments);
-    List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    int cut = firstSpilled(before, 0);
+    List<Op> prefix = cut < 0 ? before : before.subList(0, cut);
+    List<SplitWork> work = new ArrayList<>();
     long splitRows = Math.max(CHUNK_ROWS, runtime.splitRows());
     for (int fragment : fragments) {
       CachedColumn[] cached = columns.get(fragment);
@@ -148,10 +157,48 @@ public final class VectorExecutor {
       for (int from = 0; from < rows; from += (int) splitRows) {
         int start = from;
         int end = (int) Math.min(rows, from + splitRows);
-        tasks.add(() -> aggregateCached(plan, scans, cached, start, end, before));
+        work.add(sink -> aggregateCached(cached, start, end, prefix, sink));
       }
     }
-    return aggregate(plan, scans, tasks);
+    return cut < 0 ? aggregate(plan, scans, work) : staged(plan, scans, work, before, cut);
+  }
+
+  /** The position of the first join in {@code ops} from {@code from} on whose build side spilled, or -1. */
+  private static int firstSpilled(List<Op> ops, int from) {
+    for (int i = from; i < ops.size(); i++) {
+      if (ops.get(i) instanceof SpilledProbe) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A pipeline cut at a spilled join ({@code before.get(cut)}, a grace hash join): every split's rows reaching it
+   * are written to its probe partitions first; then each partition is joined alone and the rest of the pipeline runs
+   * on its rows (up to the next spilled join, which is staged the same way), into the aggregate.
+   */
+  private VectorResult staged(VectorPlan plan, FragmentScans scans, List<SplitWork> work, List<Op> before, int cut)
+      throws Exception {
+    SpilledProbe join = (SpilledProbe) before.get(cut);
+    List<Callable<Boolean>> tasks = new ArrayList<>();
+    for (SplitWork split : work) {
+      tasks.add(() -> {
+        split.feed(join::write);
+        return true;
+      });
+    }
+    parallel(tasks, done -> { }, scansInFlight(scans, plan.columns().size()));
+    join.finishProbe();
+    int next = firstSpilled(before, cut + 1);
+    List<Op> rest = before.subList(cut + 1, next < 0 ? before.size() : next);
+    List<SplitWork> partitions = new ArrayList<>();
+    for (int p = 0; p < SpilledProbe.partitions(); p++) {
+      int partition = p;
+      partitions.add(sink -> join.joinPartition(partition, rest, sink));
+    }
+    LOG.info("vectorized join spilled table={} partitions={}", plan.table(), partitions.size());
+    return next < 0 ? aggregate(plan, scans, partitions) : staged(plan, scans, partitions, before, next);
   }
 
   /** {@code names} of every fragment from the cache, missing ones loaded a fragment per worker. */
@@ -168,7 +215,7 @@ public final class VectorExecutor {
       }
     }
     if (!loads.isEmpty()) {
-      parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()));
+      parallel(loads, loaded -> columns.put(loaded.getKey(), loaded.getValue()), scansInFlight(scans, names.size()));
     }
     return columns;
   }
@@ -203,7 +250,8 @@ public final class VectorExecutor {
       return out;
     }
     Map<String, CachedColumn> loaded = new HashMap<>();
-    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty());
+    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty(),
+        scanBatchRows(scans, missing.size()));
     try {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       Map<String, CachedColumn.Builder> builders = new HashMap<>();
@@ -235,42 +283,128 @@ public final class VectorExecutor {
     return out;
   }
 
-  private HashAggregate aggregateCached(VectorPlan plan, FragmentScans scans, CachedColumn[] cached, int from,
-      int to, List<Op> before) throws InterruptedException {
-    HashAggregate partial = newAggregate(plan, scans);
-    try {
-      for (int start = from; start < to; start += CHUNK_ROWS) {
-        if (Thread.currentThread().isInterrupted()) {
-          throw new InterruptedException("vectorized scan cancelled");
-        }
-        Batch batch = ScanBatch.range(cached, start, Math.min(to, start + CHUNK_ROWS));
-        for (Op op : before) {
-          batch = op.apply(batch);
-        }
-        partial.add(batch);
+  private static void aggregateCached(CachedColumn[] cached, int from, int to, List<Op> before,
+      Consumer<Batch> sink) throws InterruptedException {
+    for (int start = from; start < to; start += CHUNK_ROWS) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedException("vectorized scan cancelled");
       }
-      return partial;
-    } catch (InterruptedException | RuntimeException e) {
-      partial.close();
-      throw e;
+      Batch batch = ScanBatch.range(cached, start, Math.min(to, start + CHUNK_ROWS));
+      for (Op op : before) {
+        batch = op.apply(batch);
+      }
+      sink.accept(batch);
+    }
+  }
+
+  /**
+   * Rows per Lance batch of a scan of {@code columns} columns under the query's memory limit: a batch takes at most an
+   * eighth of it (estimated at {@link #SCAN_BYTES_PER_VALUE} per value), so small limits read smaller batches.
+   */
+  private int scanBatchRows(FragmentScans scans, int columns) {
+    long limit = scans.allocator().getLimit();
+    long rows = limit / 8 / (Math.max(1, columns) * SCAN_BYTES_PER_VALUE);
+    return (int) Math.max(MIN_SCAN_ROWS, Math.min(batchSize, rows));
+  }
+
+  /**
+   * How many scans of {@code columns} columns may run at once under the query's memory limit: each holds about two
+   * batches ({@link #scanBatchRows}), and all of them together at most half the limit; two per worker at most.
+   */
+  private int scansInFlight(FragmentScans scans, int columns) {
+    long perScan = 2L * scanBatchRows(scans, columns) * Math.max(1, columns) * SCAN_BYTES_PER_VALUE;
+    long fit = scans.allocator().getLimit() / 2 / perScan;
+    return (int) Math.max(1, Math.min(2L * runtime.threads(), fit));
+  }
+
+  /** One split's work: its rows after the plan's {@code before} operators, handed to a sink batch by batch. */
+  @FunctionalInterface
+  private interface SplitWork {
+    void feed(Consumer<Batch> sink) throws Exception;
+  }
+
+  /**
+   * Aggregates the splits' rows, then runs the operators after the aggregate and the sort. In memory first (partial
+   * aggregates merged); when the groups outgrow the query's memory limit and the query may spill, again with the
+   * rows partitioned to disk by group key ({@link PartitionedAggregate}).
+   */
+  private VectorResult aggregate(VectorPlan plan, FragmentScans scans, List<SplitWork> work) throws Exception {
+    try {
+      return aggregateInMemory(plan, scans, work);
+    } catch (StateMemoryException e) {
+      if (plan.keys().length == 0 || scans.spill() == null || !scans.spill().enabled()) {
+        throw e;
+      }
+      LOG.info("vectorized aggregate spills table={} reason={}", plan.table(), e.getMessage());
+      return aggregateSpilled(plan, scans, work);
+    }
+  }
+
+  private VectorResult aggregateSpilled(VectorPlan plan, FragmentScans scans, List<SplitWork> work)
+      throws Exception {
+    try (PartitionedAggregate partitions = PartitionedAggregate.of(plan, scans.spill(), scans.allocator())) {
+      List<Callable<Boolean>> tasks = new ArrayList<>();
+      for (SplitWork split : work) {
+        tasks.add(() -> {
+          split.feed(partitions::add);
+          return true;
+        });
+      }
+      parallel(tasks, done -> { }, scansInFlight(scans, plan.columns().size()));
+      OuterProbe.addUnmatchedBuildRows(plan.before(), partitions::add);
+      // Row by row operators (HAVING, projections) run per partition; an aggregate over the groups needs them all.
+      boolean perPartition = plan.after().stream().noneMatch(op -> op instanceof Op.Regroup);
+      UnaryOperator<Batch> after = grouped -> {
+        Batch out = grouped;
+        for (Op op : plan.after()) {
+          out = op.apply(out);
+        }
+        return out;
+      };
+      List<Batch> groups = partitions.results(perPartition ? after : UnaryOperator.identity());
+      if (perPartition) {
+        return VectorResult.of(Batches.concat(groups, plan.output().size()), plan);
+      }
+      return VectorResult.of(after.apply(Batches.concat(groups, plan.keys().length + plan.aggregates().size())),
+          plan);
     }
   }
 
   /** Runs the partial aggregations, merges them, then the operators after the aggregate and the sort. */
-  private VectorResult aggregate(VectorPlan plan, FragmentScans scans, List<Callable<HashAggregate>> tasks)
+  private VectorResult aggregateInMemory(VectorPlan plan, FragmentScans scans, List<SplitWork> work)
       throws Exception {
+    List<Callable<HashAggregate>> tasks = new ArrayList<>();
+    // every partial made, closed at the end whatever happened (a task cancelled after it finished keeps its result)
+    List<HashAggregate> partials = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (SplitWork split : work) {
+      tasks.add(() -> {
+        HashAggregate partial = newAggregate(plan, scans);
+        partials.add(partial);
+        try {
+          split.feed(partial::add);
+          return partial;
+        } catch (Exception e) {
+          partial.close();
+          throw e;
+        }
+      });
+    }
     try (HashAggregate total = newAggregate(plan, scans)) {
       parallel(tasks, partial -> {
         try (partial) {
           total.merge(partial);
         }
-      });
+      }, scansInFlight(scans, plan.columns().size()));
       OuterProbe.addUnmatchedBuildRows(plan.before(), total::add);
       Batch grouped = total.result();
       for (Op op : plan.after()) {
         grouped = op.apply(grouped);
       }
       return VectorResult.of(grouped, plan);
+    } finally {
+      synchronized (partials) {
+        partials.forEach(HashAggregate::close);
+      }
     }
   }
 
@@ -279,6 +413,11 @@ public final class VectorExecutor {
    * to {@code done} on the calling thread; the first failure cancels the rest and is thrown.
    */
   private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done) throws Exception {
+    parallel(tasks, done, 2 * runtime.threads());
+  }
+
+  /** {@link #parallel(List, Consumer)} with at most {@code maxInFlight} tasks at a time. */
+  private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done, int maxInFlight) throws Exception {
     CompletionService<T> completion = new ExecutorCompletionService<>(runtime.pool());
     Deque<Callable<T>> waiting = new ArrayDeque<>(tasks);
     List<Future<T>> running = new ArrayList<>();
@@ -287,7 +426,7 @@ public final class VectorExecutor {
     try {
       while (!waiting.isEmpty() || inFlight > 0) {
         // two tasks per worker in flight: a worker never waits for this thread to hand it the next one
-        while (!waiting.isEmpty() && inFlight < 2 * runtime.threads()) {
+        while (!waiting.isEmpty() && inFlight < maxInFlight) {
           Callable<T> task = waiting.poll();
           running.add(completion.submit(() -> workers.run(task)));
           inFlight++;
@@ -385,12 +524,12 @@ public final class VectorExecutor {
     return splits;
   }
 
-  private HashAggregate scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, Split split,
-      List<Op> before) throws Exception {
-    HashAggregate partial = newAggregate(plan, scans);
+  private void scanFragment(VectorPlan plan, FragmentScans scans, Optional<String> filter, Split split,
+      List<Op> before, Consumer<Batch> sink) throws Exception {
     ArrowReader reader = null;
     try {
-      reader = scans.open(plan.columns(), filter, List.of(split.fragment()), split.offset(), split.limit());
+      reader = scans.open(plan.columns(), filter, List.of(split.fragment()), split.offset(), split.limit(),
+          scanBatchRows(scans, plan.columns().size()));
       while (reader.loadNextBatch()) {
         if (Thread.currentThread().isInterrupted()) {
           throw new InterruptedException("vectorized scan cancelled");
@@ -403,13 +542,9 @@ public final class VectorExecutor {
           for (Op op : before) {
             batch = op.apply(batch);
           }
-          partial.add(batch);
+          sink.accept(batch);
         }
       }
-      return partial;
-    } catch (Exception e) {
-      partial.close();
-      throw e;
     } finally {
       if (reader != null) {
         scans.release(reader);

@@ -48,8 +48,23 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
    * itself stays unbound, so a cached plan is shared by concurrent executions.
    */
   public VectorPlan bind(List<JoinTable> tables) {
+    return bind(tables, java.util.Collections.nCopies(tables.size(), null));
+  }
+
+  /**
+   * {@link #bind(List)} where some build sides spilled: a join whose slot has a {@code spilled} build (not null)
+   * becomes a {@link SpilledProbe}, which the executor runs partition by partition.
+   */
+  public VectorPlan bind(List<JoinTable> tables, List<PartitionedBuild> spilled) {
     List<Op> bound = new java.util.ArrayList<>(before.size());
     for (Op op : before) {
+      int slot = op instanceof Op.Probe ? ((Op.Probe) op).spec().slot()
+          : op instanceof OuterProbe ? ((OuterProbe) op).spec().slot()
+          : op instanceof SemiProbe ? ((SemiProbe) op).spec().slot() : -1;
+      if (slot >= 0 && spilled.get(slot) != null) {
+        bound.add(new SpilledProbe(op, spilled.get(slot)));
+        continue;
+      }
       bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot()))
           : op instanceof OuterProbe ? ((OuterProbe) op).bind(tables.get(((OuterProbe) op).spec().slot()))
           : op instanceof SemiProbe ? ((SemiProbe) op).bind(tables.get(((SemiProbe) op).spec().slot())) : op);

@@ -27,7 +27,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * the statement's stop flag, and the rows an operator keeps (a hash join's build side, a sort's input, a grouping
  * aggregate's, a distinct set operation's, a window's) are charged to the query's memory budget; and every LIKE and
  * SIMILAR TO that Calcite's runtime would evaluate with a backtracking Java regex calls lake's linear-time matcher
- * ({@link LikeFunctions}) instead; a VALUES of many rows is stashed, not generated ({@link EnumerableStashedValues}).
+ * ({@link LikeFunctions}) instead; a full sort is lake's {@link EnumerableSpillingSort}; a VALUES of many rows is stashed, not generated ({@link EnumerableStashedValues}).
  * lake's own operators keep their direct inputs (they read them by shape).
  */
 public final class RuntimeChecks {
@@ -41,6 +41,11 @@ public final class RuntimeChecks {
     if (rel instanceof org.apache.calcite.adapter.enumerable.EnumerableValues values) {
       // many rows (an IN list planned as a set): stashed, not generated into the code
       return EnumerableStashedValues.of(values).orElse(rel);
+    }
+    if (rel instanceof EnumerableSort sort && sort.fetch == null && sort.offset == null) {
+      // a full sort: lake's, which spills past the memory limit (its input checked for the stop flag, not charged)
+      return new EnumerableSpillingSort(new EnumerableCheckpoint(rewrite(sort.getInput()), false),
+          sort.getCollation());
     }
     boolean calcite = rel.getClass().getPackageName().equals("org.apache.calcite.adapter.enumerable");
     List<RelNode> inputs = new ArrayList<>();

@@ -84,4 +84,9 @@ public interface ScanSource {
   default boolean buildFromCache(dev.lake.query.vector.CachedScan scan, dev.lake.query.vector.JoinBuilder builder) {
     return false;
   }
+
+  /** Where the execution's operators spill past its memory limit; null when they may not. */
+  default dev.lake.query.spill.SpillSpace spill() {
+    return null;
+  }
 }

@@ -6,6 +6,8 @@ import dev.lake.query.plan.types.RowShape;
 import dev.lake.query.vector.JoinBuilder;
 import dev.lake.query.vector.JoinSpec;
 import dev.lake.query.vector.JoinTable;
+import dev.lake.query.vector.PartitionedBuild;
+import dev.lake.query.vector.StateMemoryException;
 import dev.lake.query.vector.VectorPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,14 +72,17 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
     ScanSource scans = (ScanSource) source;
     AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(root);
     List<JoinTable> tables = new ArrayList<>(Arrays.asList(new JoinTable[builds.length]));
+    List<PartitionedBuild> spilled = new ArrayList<>(Arrays.asList(new PartitionedBuild[builds.length]));
     try {
       for (JoinSpec spec : plan.joins()) {
         Optional<BuildScan> scan = buildScans.get(spec.slot());
-        tables.set(spec.slot(), scan.isPresent() ? build(spec, scan.get(), root, scans.allocator(), cancelled)
-            : build(spec, builds[spec.slot()], buildShapes.get(spec.slot()), scans.allocator(), cancelled));
+        Built built = scan.isPresent() ? build(spec, scan.get(), root, scans, cancelled)
+            : build(spec, builds[spec.slot()], buildShapes.get(spec.slot()), scans, cancelled);
+        tables.set(spec.slot(), built.table());
+        spilled.set(spec.slot(), built.spilled());
       }
       List<Object> out = new ArrayList<>();
-      try (Enumerator<Object> rows = scans.vectorRows(plan.bind(tables), shape).enumerator()) {
+      try (Enumerator<Object> rows = scans.vectorRows(plan.bind(tables, spilled), shape).enumerator()) {
         while (rows.moveNext()) {
           out.add(rows.current());
         }
@@ -89,12 +94,22 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
           table.close();
         }
       }
+      for (PartitionedBuild build : spilled) {
+        if (build != null) {
+          build.close();
+        }
+      }
     }
   }
 
-  private static JoinTable build(JoinSpec spec, Enumerable<?> rows, RowShape rowShape, BufferAllocator allocator,
+  /** A build side: its table in memory, or (past the memory limit, when the query may spill) its spilled rows. */
+  private record Built(JoinTable table, PartitionedBuild spilled) {}
+
+  private static Built build(JoinSpec spec, Enumerable<?> rows, RowShape rowShape, ScanSource scans,
       AtomicBoolean cancelled) {
+    BufferAllocator allocator = scans.allocator();
     JoinBuilder builder = new JoinBuilder(spec, allocator);
+    PartitionedBuild spilled = null;
     boolean built = false;
     try (Enumerator<?> enumerator = rows.enumerator()) {
       long count = 0;
@@ -103,24 +118,35 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
             && (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get()))) {
           throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
         }
-        builder.add(row(enumerator.current(), rowShape));
+        Object[] row = row(enumerator.current(), rowShape);
+        if (spilled != null) {
+          spilled.add(row);
+          continue;
+        }
+        try {
+          builder.add(row);
+        } catch (StateMemoryException e) {
+          spilled = spill(builder, spec, scans, e);
+          spilled.add(row);
+        }
       }
-      JoinTable table = builder.finish();
+      Built result = finish(builder, spilled, spec, scans);
       built = true;
-      return table;
+      return result;
     } finally {
       if (!built) {
-        builder.abandon();
+        abandon(builder, spilled);
       }
     }
   }
 
-  private static JoinTable build(JoinSpec spec, BuildScan scan, DataContext root, BufferAllocator allocator,
+  private static Built build(JoinSpec spec, BuildScan scan, DataContext root, ScanSource scans,
       AtomicBoolean cancelled) {
     Object source = root.get(LanceScanCall.sourceVariable(scan.reference()));
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + scan.reference() + "'");
     }
+    BufferAllocator allocator = scans.allocator();
     JoinBuilder builder = new JoinBuilder(spec, allocator);
     boolean built = false;
     if (scan.cached().isPresent()) {
@@ -128,8 +154,13 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
         if (((ScanSource) source).buildFromCache(scan.cached().get(), builder)) {
           JoinTable table = builder.finish();
           built = true;
-          return table;
+          return new Built(table, null);
         }
+      } catch (StateMemoryException e) {
+        if (!PartitionedBuild.allowed(scans.spill())) {
+          throw e;
+        }
+        // too big for memory: read it again from Lance, spilling
       } finally {
         if (!built) {
           builder.abandon();
@@ -137,23 +168,62 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
       }
       builder = new JoinBuilder(spec, allocator);
     }
+    PartitionedBuild spilled = null;
     try (ArrowReader reader = ((ScanSource) source).batches(scan.columns(), scan.filter(), Optional.empty())) {
       while (reader.loadNextBatch()) {
         if (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get())) {
           throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
         }
         VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-        builder.addBatch(batch.getFieldVectors(), batch.getRowCount());
+        if (spilled != null) {
+          spilled.addBatch(batch.getFieldVectors(), batch.getRowCount());
+          continue;
+        }
+        try {
+          builder.addBatch(batch.getFieldVectors(), batch.getRowCount());
+        } catch (StateMemoryException e) {
+          spilled = spill(builder, spec, scans, e);
+          spilled.addBatch(batch.getFieldVectors(), batch.getRowCount());
+        }
       }
-      JoinTable table = builder.finish();
+      Built result = finish(builder, spilled, spec, scans);
       built = true;
-      return table;
+      return result;
     } catch (IOException e) {
       throw new UncheckedIOException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
     } finally {
       if (!built) {
-        builder.abandon();
+        abandon(builder, spilled);
       }
+    }
+  }
+
+  /** The build side outgrew the memory limit: its rows go on to disk, or the query fails when it may not spill. */
+  private static PartitionedBuild spill(JoinBuilder builder, JoinSpec spec, ScanSource scans,
+      StateMemoryException cause) {
+    if (!PartitionedBuild.allowed(scans.spill())) {
+      throw cause;
+    }
+    return PartitionedBuild.spill(builder, spec, scans.spill(), scans.allocator());
+  }
+
+  private static Built finish(JoinBuilder builder, PartitionedBuild spilled, JoinSpec spec, ScanSource scans) {
+    PartitionedBuild out = spilled;
+    if (out == null) {
+      try {
+        return new Built(builder.finish(), null);
+      } catch (StateMemoryException e) {
+        out = spill(builder, spec, scans, e);
+      }
+    }
+    out.finish();
+    return new Built(null, out);
+  }
+
+  private static void abandon(JoinBuilder builder, PartitionedBuild spilled) {
+    builder.abandon();
+    if (spilled != null) {
+      spilled.close();
     }
   }
 
