@@ -186,9 +186,15 @@ class LocalRetentionTest {
         TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_REPLACE);
   }
 
+  /**
+   * The values storage holds at {@code version}, read through an engine that never opened it: an engine keeps the
+   * versions it read open (SharedDatasets), so the test's own engine, which streamed version N above, would still read
+   * it from its open dataset after another node's cleanup removed it from storage.
+   */
   private List<Long> valuesAt(String location, long version) throws Exception {
     List<Long> out = new ArrayList<>();
-    try (TableSnapshot snapshot = engine.open(location, version, allocator);
+    try (LanceTableEngine fresh = new LanceTableEngine(allocator, Map.of());
+        TableSnapshot snapshot = fresh.open(location, version, allocator);
         ArrowReader reader = snapshot.scan(List.of("v"), Optional.empty(), Optional.empty(), 1024)) {
       while (reader.loadNextBatch()) {
         collect(reader, out);
