@@ -44,6 +44,7 @@ final class BenchmarkReport {
   private final List<String> singleTable = new ArrayList<>();
   private final List<String> scan = new ArrayList<>();
   private final List<String> answers = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
   private long directRows;
   private double directMillis;
   private double ingestMillis;
@@ -198,6 +199,13 @@ final class BenchmarkReport {
     answers.add("Q" + number + ": " + difference.orElse("matches"));
   }
 
+  /** Query {@code number} failed in {@code phase} (cold, warm, after append): the run goes on without it. */
+  void failed(int number, String phase, Exception failure) {
+    String message = String.valueOf(failure.getMessage()).lines().findFirst().orElse("");
+    failures.add("Q" + number + " (" + phase + "): " + failure.getClass().getSimpleName() + ": " + message);
+    log("Q" + number + " failed (" + phase + "): " + message);
+  }
+
   void write() throws IOException {
     double jdbcGeomean = Samples.geometricMean(jdbcRatios);
     double flightGeomean = Samples.geometricMean(flightRatios);
@@ -225,6 +233,11 @@ final class BenchmarkReport {
     text.append(differing == 0 ? "all " + answers.size() + " match.\n\n" : differing + " differ:\n\n");
     answers.stream().filter(a -> !a.endsWith(": matches")).forEach(a -> text.append("- ").append(a).append('\n'));
     if (differing > 0) {
+      text.append('\n');
+    }
+    if (!failures.isEmpty()) {
+      text.append("**Failed** (left out of the tables and the means below):\n\n");
+      failures.forEach(f -> text.append("- ").append(f).append('\n'));
       text.append('\n');
     }
     text.append("## Queries, warm\n\n");

@@ -47,6 +47,9 @@ public final class TpchBenchmark {
   private final BenchmarkOptions options;
   private final BenchmarkReport report;
 
+  /** Queries that failed once: not run again in later phases. */
+  private final java.util.Set<Integer> failed = new java.util.TreeSet<>();
+
   private TpchBenchmark(BenchmarkOptions options) {
     this.options = options;
     this.report = new BenchmarkReport(options);
@@ -102,7 +105,14 @@ public final class TpchBenchmark {
     try (DuckDbReference coldDuck = DuckDbReference.overParquet(options.duckDbThreads(), parquet, tables)) {
       for (int query : options.queries()) {
         String sql = TpchQueries.sql(query);
-        long lake = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+        long lake;
+        try {
+          lake = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+        } catch (java.sql.SQLException e) {
+          report.failed(query, "cold", e);
+          failed.add(query);
+          continue;
+        }
         long duck = BenchClock.time(() -> coldDuck.drain(sql));
         report.cold(query, lake, duck);
         BenchmarkReport.log("cold Q" + query + " lake " + lake / 1_000_000 + " ms, DuckDB Parquet "
@@ -119,7 +129,16 @@ public final class TpchBenchmark {
     BenchmarkReport.log("appended " + appended + " rows to lineitem");
     for (int query : options.queries()) {
       String sql = TpchQueries.sql(query);
-      long first = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+      if (failed.contains(query)) {
+        continue;
+      }
+      long first;
+      try {
+        first = BenchClock.time(() -> jdbcDrain(jdbc, sql));
+      } catch (java.sql.SQLException e) {
+        report.failed(query, "after append", e);
+        continue;
+      }
       report.afterAppend(query, first);
       BenchmarkReport.log("after append Q" + query + " " + first / 1_000_000 + " ms");
     }
@@ -188,7 +207,16 @@ public final class TpchBenchmark {
     long cap = options.capSeconds() * 1_000_000_000L;
     for (int query : options.queries()) {
       String sql = TpchQueries.sql(query);
-      report.answer(query, Answers.difference(jdbcRows(jdbc, sql), duckDb.rows(sql), TpchQueries.orderBy(query)));
+      if (failed.contains(query)) {
+        continue;
+      }
+      try {
+        report.answer(query, Answers.difference(jdbcRows(jdbc, sql), duckDb.rows(sql), TpchQueries.orderBy(query)));
+      } catch (java.sql.SQLException e) {
+        report.failed(query, "warm", e);
+        failed.add(query);
+        continue;
+      }
       long planStart = System.nanoTime();
       String plan = explain(jdbc, sql);
       long firstPlanning = System.nanoTime() - planStart;
