@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -153,6 +154,28 @@ class SpillingOperatorsTest extends LakeTestSupport {
     // a UNION ALL of two scans: Calcite's runtime sorts it (EnumerableSort, lake's spilling one at run time)
     check("SELECT l_orderkey AS k, l_suppkey AS s, l_quantity AS q, l_mode AS m FROM li UNION ALL"
         + " SELECT o_orderkey, o_custkey, o_total, o_status FROM ord ORDER BY 3 DESC, 1, 2 NULLS FIRST, 4");
+  }
+
+  /**
+   * The spill files are gone as soon as the last batch is read, before the stream is closed: the server completes
+   * the client's call between the two, and a client that saw the end of its result must not find the query's
+   * files still on disk (a race CI met in lake-it's SpillTest).
+   */
+  @Test
+  void spillFilesAreGoneOnceTheLastBatchIsRead() throws IOException {
+    String sql = "SELECT l_orderkey AS k, l_suppkey AS s, l_quantity AS q FROM li UNION ALL"
+        + " SELECT o_orderkey, o_custkey, o_total FROM ord ORDER BY 3 DESC, 1, 2 NULLS FIRST";
+    long before = service.spillStats().bytes();
+    try (ArrowReader reader = service.execute(sql, service.prepare(sql).pins(), List.of(), allocator)) {
+      long rows = 0;
+      while (reader.loadNextBatch()) {
+        rows += reader.getVectorSchemaRoot().getRowCount();
+      }
+      assertThat(rows).as("rows of %s", sql).isPositive();
+      assertThat(service.spillStats().bytes()).as("bytes spilled by %s", sql).isGreaterThan(before);
+      assertThat(spillFiles()).as("spill files left after the last batch, before the stream is closed").isEmpty();
+      assertThat(service.spillStats().heldBytes()).as("spill bytes held after the last batch").isZero();
+    }
   }
 
   /** {@code sql} answers as without a limit, it spilled, and its spill files are gone. */

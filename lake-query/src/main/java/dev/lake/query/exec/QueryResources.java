@@ -117,6 +117,17 @@ public final class QueryResources implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes the execution's spill files now: its result stream has ended, so no operator reads them again. Called
+   * before the client is told the stream is complete, so a finished query never leaves files behind it even for
+   * the moment before the stream is closed. Idempotent; {@link #close()} does it too.
+   */
+  public void releaseSpill() {
+    if (spill != null) {
+      spill.close();
+    }
+  }
+
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {

@@ -44,6 +44,7 @@ public final class ResultReader extends ArrowReader {
       if (!more) {
         finished = true;
         root.setRowCount(0);
+        resources.releaseSpill(); // before the caller completes the call: nothing is left once the client has it all
       }
       return more;
     } catch (Throwable t) {
