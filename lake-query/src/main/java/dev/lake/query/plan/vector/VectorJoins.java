@@ -35,10 +35,14 @@ import org.slf4j.LoggerFactory;
 public final class VectorJoins {
   private static final Logger LOG = LoggerFactory.getLogger(VectorJoins.class);
   /**
-   * The most rows the planner lets a build side have by its estimate: its rows are held as Java columns plus a hash
-   * table (about 50-100 bytes per row, charged to the query's memory limit), so a few million rows at most.
+   * The most rows the planner lets a build side have by its estimate: what a build side may hold at run time
+   * ({@link dev.lake.query.vector.JoinSpec#MAX_BUILD_ROWS}). Its rows are held as Java columns plus a hash table
+   * (about 50-100 bytes per row, charged to the query's memory limit); past that limit the build side spills to disk
+   * (a grace hash join, {@link dev.lake.query.vector.PartitionedBuild}), so a build side of millions of rows (TPC-H
+   * SF 10's orders, 15 M) is no reason to fall back to Calcite's row runtime, whose hash joins keep every row on the
+   * heap and cannot spill.
    */
-  static final double MAX_BUILD_ROWS = 4_000_000;
+  static final double MAX_BUILD_ROWS = dev.lake.query.vector.JoinSpec.MAX_BUILD_ROWS;
 
   private VectorJoins() {}
 
