@@ -201,9 +201,24 @@ final class BenchmarkReport {
 
   /** Query {@code number} failed in {@code phase} (cold, warm, after append): the run goes on without it. */
   void failed(int number, String phase, Exception failure) {
-    String message = String.valueOf(failure.getMessage()).lines().findFirst().orElse("");
+    String message = cause(failure);
     failures.add("Q" + number + " (" + phase + "): " + failure.getClass().getSimpleName() + ": " + message);
     log("Q" + number + " failed (" + phase + "): " + message);
+  }
+
+  /**
+   * What failed, without the statement's text: the JDBC driver's message starts with the SQL (many lines), so the
+   * first line of the innermost cause that has a message is what the server answered.
+   */
+  private static String cause(Throwable failure) {
+    String message = String.valueOf(failure.getMessage());
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        message = t.getMessage();
+      }
+    }
+    return message.strip().lines().findFirst().orElse("");
   }
 
   void write() throws IOException {
