@@ -1,5 +1,6 @@
 package dev.lake.it.support;
 
+import dev.lake.engine.ForwardingTableSnapshot;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
 import java.io.IOException;
@@ -50,66 +51,21 @@ public final class GatedScans extends ForwardingTableEngine {
     if (!location.contains(locationPart)) {
       return snapshot;
     }
-    return new TableSnapshot() {
-      @Override
-      public String location() {
-        return snapshot.location();
-      }
-
-      @Override
-      public java.util.List<dev.lake.engine.TableIndex> indexes() {
-        return snapshot.indexes();
-      }
-
-      @Override
-      public long version() {
-        return snapshot.version();
-      }
-
-      @Override
-      public Schema schema() {
-        return snapshot.schema();
-      }
-
-      @Override
-      public long countRows() {
-        return snapshot.countRows();
-      }
-
+    return new ForwardingTableSnapshot(snapshot) {
       @Override
       public ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize) {
-        return new Gated(snapshot.scan(columns, filter, limit, batchSize), allocator);
-      }
-
-      @Override
-      public List<Integer> fragmentIds() {
-        return snapshot.fragmentIds();
-      }
-
-      @Override
-      public long fragmentRows(int fragment) {
-        return snapshot.fragmentRows(fragment);
-      }
-
-      @Override
-      public String fragmentKey(int fragment) {
-        return snapshot.fragmentKey(fragment);
+        return new Gated(super.scan(columns, filter, limit, batchSize), allocator);
       }
 
       @Override
       public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
           long offset, Optional<Long> limit, int batchSize) {
-        return new Gated(snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize), allocator);
+        return new Gated(super.scanFragments(columns, filter, fragments, offset, limit, batchSize), allocator);
       }
 
       @Override
       public ArrowReader sql(String sql, String tableName) {
-        return new Gated(snapshot.sql(sql, tableName), allocator);
-      }
-
-      @Override
-      public void close() {
-        snapshot.close();
+        return new Gated(super.sql(sql, tableName), allocator);
       }
     };
   }

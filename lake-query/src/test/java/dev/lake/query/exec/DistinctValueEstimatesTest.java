@@ -3,6 +3,7 @@ package dev.lake.query.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
+import dev.lake.engine.ForwardingTableSnapshot;
 import dev.lake.engine.LanceTableEngine;
 import dev.lake.engine.StagedData;
 import dev.lake.engine.TableChange;
@@ -161,65 +162,17 @@ class DistinctValueEstimatesTest {
   }
 
   /** A real Lance snapshot whose SQL statements (the sketches) are counted. */
-  private static final class CountingSnapshot implements TableSnapshot {
-    private final TableSnapshot snapshot;
+  private static final class CountingSnapshot extends ForwardingTableSnapshot {
     private int sqlCalls;
 
     CountingSnapshot(TableSnapshot snapshot) {
-      this.snapshot = snapshot;
-    }
-
-    @Override
-    public String location() {
-      return snapshot.location();
-    }
-
-    @Override
-    public long version() {
-      return snapshot.version();
-    }
-
-    @Override
-    public Schema schema() {
-      return snapshot.schema();
-    }
-
-    @Override
-    public long countRows() {
-      return snapshot.countRows();
-    }
-
-    @Override
-    public ArrowReader scan(List<String> columns, java.util.Optional<String> filter, java.util.Optional<Long> limit,
-        int batchSize) {
-      return snapshot.scan(columns, filter, limit, batchSize);
-    }
-
-    @Override
-    public List<Integer> fragmentIds() {
-      return snapshot.fragmentIds();
-    }
-
-    @Override
-    public long fragmentRows(int fragment) {
-      return snapshot.fragmentRows(fragment);
-    }
-
-    @Override
-    public String fragmentKey(int fragment) {
-      return snapshot.fragmentKey(fragment);
-    }
-
-    @Override
-    public ArrowReader scanFragments(List<String> columns, java.util.Optional<String> filter,
-        List<Integer> fragments, long offset, java.util.Optional<Long> limit, int batchSize) {
-      return snapshot.scanFragments(columns, filter, fragments, offset, limit, batchSize);
+      super(snapshot);
     }
 
     @Override
     public ArrowReader sql(String sql, String tableName) {
       sqlCalls++;
-      return snapshot.sql(sql, tableName);
+      return super.sql(sql, tableName);
     }
 
     @Override

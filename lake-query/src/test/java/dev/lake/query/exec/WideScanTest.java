@@ -3,6 +3,7 @@ package dev.lake.query.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.lake.engine.ForwardingTableSnapshot;
 import dev.lake.engine.LanceTableEngine;
 import dev.lake.engine.TableChange;
 import dev.lake.engine.TableSnapshot;
@@ -124,7 +125,7 @@ class WideScanTest {
         TableSnapshot snapshot = engine.open(location, version, resources.allocator())) {
       AtomicInteger reads = new AtomicInteger();
       // the real snapshot; the deadline passes while the first group is read (a fake only to steer time)
-      TableSnapshot timed = new ForwardingSnapshot(snapshot) {
+      TableSnapshot timed = new ForwardingTableSnapshot(snapshot) {
         @Override
         public ArrowReader readRows(List<String> columns, long offset, int count) {
           reads.incrementAndGet();
@@ -216,75 +217,5 @@ class WideScanTest {
         return schema;
       }
     };
-  }
-
-  /** A snapshot that forwards everything to a real one. */
-  private static class ForwardingSnapshot implements TableSnapshot {
-    private final TableSnapshot delegate;
-
-    ForwardingSnapshot(TableSnapshot delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public String fragmentKey(int fragment) {
-      return delegate.fragmentKey(fragment);
-    }
-
-    @Override
-    public String location() {
-      return delegate.location();
-    }
-
-    @Override
-    public long version() {
-      return delegate.version();
-    }
-
-    @Override
-    public Schema schema() {
-      return delegate.schema();
-    }
-
-    @Override
-    public long countRows() {
-      return delegate.countRows();
-    }
-
-    @Override
-    public ArrowReader scan(List<String> columns, Optional<String> filter, Optional<Long> limit, int batchSize) {
-      return delegate.scan(columns, filter, limit, batchSize);
-    }
-
-    @Override
-    public List<Integer> fragmentIds() {
-      return delegate.fragmentIds();
-    }
-
-    @Override
-    public long fragmentRows(int fragment) {
-      return delegate.fragmentRows(fragment);
-    }
-
-    @Override
-    public ArrowReader scanFragments(List<String> columns, Optional<String> filter, List<Integer> fragments,
-        long offset, Optional<Long> limit, int batchSize) {
-      return delegate.scanFragments(columns, filter, fragments, offset, limit, batchSize);
-    }
-
-    @Override
-    public ArrowReader readRows(List<String> columns, long offset, int count) {
-      return delegate.readRows(columns, offset, count);
-    }
-
-    @Override
-    public ArrowReader sql(String sql, String tableName) {
-      return delegate.sql(sql, tableName);
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
   }
 }
