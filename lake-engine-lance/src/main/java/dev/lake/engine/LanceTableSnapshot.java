@@ -60,6 +60,16 @@ final class LanceTableSnapshot implements TableSnapshot {
     /** Whether the dataset was opened in the snapshot's allocator (SQL and takes may run on it directly). */
     boolean ownAllocator();
 
+    /** The version's Arrow schema (a kept dataset converts it once for all its snapshots). */
+    default Schema schema() {
+      return get().getSchema();
+    }
+
+    /** The version's indexes (a kept dataset lists them once for all its snapshots). */
+    default List<TableIndex> indexes() {
+      return LanceIndexes.list(get());
+    }
+
     static DatasetHandle of(Tracked<Dataset> tracked) {
       return new DatasetHandle() {
         @Override
@@ -92,6 +102,16 @@ final class LanceTableSnapshot implements TableSnapshot {
         }
 
         @Override
+        public Schema schema() {
+          return lease.schema();
+        }
+
+        @Override
+        public List<TableIndex> indexes() {
+          return lease.indexes(LanceIndexes::list);
+        }
+
+        @Override
         public void close() {
           lease.close();
         }
@@ -116,7 +136,7 @@ final class LanceTableSnapshot implements TableSnapshot {
     this.ownOpener = ownOpener;
     this.allocator = allocator;
     this.handles = handles;
-    this.schema = dataset.get().getSchema();
+    this.schema = dataset.schema();
   }
 
   @Override
@@ -140,7 +160,7 @@ final class LanceTableSnapshot implements TableSnapshot {
     if (known == null) {
       checkOpen();
       try {
-        known = LanceIndexes.list(dataset.get());
+        known = dataset.indexes();
       } catch (RuntimeException e) {
         throw LanceErrors.translate("listing the indexes of version " + version, location, e,
             LanceErrors.Input.NONE);
