@@ -60,6 +60,16 @@ final class LanceTableSnapshot implements TableSnapshot {
     /** Whether the dataset was opened in the snapshot's allocator (SQL and takes may run on it directly). */
     boolean ownAllocator();
 
+    /** The version's Arrow schema (a kept dataset converts it once for all its snapshots). */
+    default Schema schema() {
+      return get().getSchema();
+    }
+
+    /** The version's indexes (a kept dataset lists them once for all its snapshots). */
+    default List<TableIndex> indexes() {
+      return LanceIndexes.list(get());
+    }
+
     static DatasetHandle of(Tracked<Dataset> tracked) {
       return new DatasetHandle() {
         @Override
@@ -92,6 +102,16 @@ final class LanceTableSnapshot implements TableSnapshot {
         }
 
         @Override
+        public Schema schema() {
+          return lease.schema();
+        }
+
+        @Override
+        public List<TableIndex> indexes() {
+          return lease.indexes(LanceIndexes::list);
+        }
+
+        @Override
         public void close() {
           lease.close();
         }
@@ -116,7 +136,7 @@ final class LanceTableSnapshot implements TableSnapshot {
     this.ownOpener = ownOpener;
     this.allocator = allocator;
     this.handles = handles;
-    this.schema = dataset.get().getSchema();
+    this.schema = dataset.schema();
   }
 
   @Override
@@ -140,7 +160,7 @@ final class LanceTableSnapshot implements TableSnapshot {
     if (known == null) {
       checkOpen();
       try {
-        known = LanceIndexes.list(dataset.get());
+        known = dataset.indexes();
       } catch (RuntimeException e) {
         throw LanceErrors.translate("listing the indexes of version " + version, location, e,
             LanceErrors.Input.NONE);
@@ -275,7 +295,7 @@ final class LanceTableSnapshot implements TableSnapshot {
     });
     checkOpen();
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(batchSize);
-    if (!columns.isEmpty()) {
+    if (!columns.isEmpty() && !everyColumnInOrder(columns)) {
       options.columns(List.copyOf(columns));
     }
     filter.filter(f -> !f.isBlank()).ifPresent(options::filter);
@@ -299,6 +319,24 @@ final class LanceTableSnapshot implements TableSnapshot {
         throw LanceErrors.translate(action, location, e, LanceErrors.Input.EXPRESSION);
       }
     }
+  }
+
+  /**
+   * Whether {@code columns} are the version's columns in its order ({@code SELECT *}): Lance then scans without a
+   * projection, which answers the same batches and saves building one per scan (docs/performance.md, "Point
+   * queries and scalar indexes").
+   */
+  private boolean everyColumnInOrder(List<String> columns) {
+    List<org.apache.arrow.vector.types.pojo.Field> fields = schema.getFields();
+    if (columns.size() != fields.size()) {
+      return false;
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      if (!fields.get(i).getName().equals(columns.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,10 @@ final class SharedDatasets {
     private final Map<String, String> options;
     private int leases;
     private boolean evicted;
+    /** The version's Arrow schema, converted from Lance's once (guarded by the entry). */
+    private Schema schema;
+    /** The version's indexes, listed once (guarded by the entry). */
+    private List<TableIndex> indexes;
 
     Entry(String location, Dataset dataset, Map<String, String> options) {
       this.location = location;
@@ -64,6 +69,30 @@ final class SharedDatasets {
 
     Dataset get() {
       return entry.dataset;
+    }
+
+    /**
+     * The version's Arrow schema: converted from the dataset's on the first call for this kept version (a JNI call
+     * and an FFI schema import each time before), then the same for every snapshot of it. A version's schema never
+     * changes; another version is another entry.
+     */
+    Schema schema() {
+      synchronized (entry) {
+        if (entry.schema == null) {
+          entry.schema = entry.dataset.getSchema();
+        }
+        return entry.schema;
+      }
+    }
+
+    /** The version's indexes, listed once for this kept version ({@code list} reads them from the dataset). */
+    List<TableIndex> indexes(java.util.function.Function<Dataset, List<TableIndex>> list) {
+      synchronized (entry) {
+        if (entry.indexes == null) {
+          entry.indexes = List.copyOf(list.apply(entry.dataset));
+        }
+        return entry.indexes;
+      }
     }
 
     @Override

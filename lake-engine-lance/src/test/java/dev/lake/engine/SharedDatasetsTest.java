@@ -34,6 +34,27 @@ class SharedDatasetsTest extends EngineTestSupport {
   }
 
   @Test
+  void aKeptVersionConvertsItsSchemaAndListsItsIndexesOnceForAllItsSnapshots() {
+    String location = newLocation("t");
+    long v1 = createWithIds(location, 1, 2, 3);
+    long v2 = engine.createIndex(location, v1, new IndexSpec("id_idx", "id", IndexKind.BTREE));
+    try (TableSnapshot first = engine.open(location, v1, allocator);
+        TableSnapshot second = engine.open(location, v1, allocator);
+        TableSnapshot indexed = engine.open(location, v2, allocator);
+        TableSnapshot indexedAgain = engine.open(location, v2, allocator)) {
+      assertThat(second.schema()).as("the kept version's schema, not converted again").isSameAs(first.schema());
+      assertThat(first.indexes()).isEmpty();
+      assertThat(second.indexes()).isSameAs(first.indexes());
+      assertThat(indexed.schema()).as("another version converts its own").isNotSameAs(first.schema())
+          .isEqualTo(first.schema());
+      assertThat(indexed.indexes()).extracting(TableIndex::name).containsExactly("id_idx");
+      assertThat(indexedAgain.indexes()).isSameAs(indexed.indexes());
+      assertThat(indexedAgain.schema()).isSameAs(indexed.schema());
+    }
+    assertThat(idsAt(location, v2)).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
   void scansOfAKeptDatasetAllocateInTheSnapshotsAllocator() throws Exception {
     String location = newLocation("t");
     long v1 = createWithIds(location, 1, 2, 3);
