@@ -263,7 +263,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           LanceTableEngine local = new LanceTableEngine(child, java.util.Map.of())) {
         ExecutorWarmup.Result result = ExecutorWarmup.run(local, config.dataDir().resolve("warmup"), options, child,
             config.warmupRows());
-        return "rows=" + config.warmupRows() + " statements=" + result.rowsPerStatement().size();
+        return "rows=" + config.warmupRows() + " runs=" + result.rowsPerStatement().size();
       }
     };
   }

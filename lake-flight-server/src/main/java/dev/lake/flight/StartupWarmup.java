@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * JIT has compiled the planner's and the vectorized executor's code before a client's first query; it touches no
  * registered table and no cache of the node; a failure there is logged and skipped, it never holds readiness back),
  * then one real query of a registered table through the query service (it loads Lance's native library, opens the
- * dataset at its registered version, plans with Calcite), drained to its first batch. Each phase is logged with its time; until the last one has finished
- * {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
+ * dataset at its registered version, plans with Calcite), drained to its first batch. Each phase is logged with its
+ * time; until the last one has finished {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
  * thread {@code lake-warmup}), never fatal: the node serves anyway, and readiness stays false until a query of a
  * registered table works.
  */

@@ -75,7 +75,7 @@ class ExecutorWarmupTest {
         new VectorRuntime(2, 65_536, nodeCache))) {
       Path scratch = dir.resolve("warmup");
       ExecutorWarmup.Result result = ExecutorWarmup.run(engine, scratch, QueryOptions.defaults(), allocator, ROWS);
-      assertThat(result.rowsPerStatement()).hasSize(2 * ExecutorWarmup.STATEMENTS.size())
+      assertThat(result.rowsPerStatement()).hasSize(ExecutorWarmup.RUNS * ExecutorWarmup.STATEMENTS.size())
           .allSatisfy(rows -> assertThat(rows).isPositive());
       assertThat(Files.exists(scratch)).as("the scratch directory is deleted").isFalse();
       assertThat(engine.openHandles()).as("open Lance handles").isZero();

@@ -101,7 +101,7 @@ public record LakeConfig(
     int warmupRows) {
 
   /** {@code query.warmup-rows}'s default: fact rows of the start-up executor warm-up. */
-  public static final int DEFAULT_WARMUP_ROWS = 400_000;
+  public static final int DEFAULT_WARMUP_ROWS = 262_144;
 
   public LakeConfig {
     Objects.requireNonNull(spill, "spill");
