@@ -98,10 +98,13 @@ public final class TpchBenchmark {
     report.write();
   }
 
-  /** A server with the shipped start-up warm-up (test servers turn the executor's off). */
+  /**
+   * A server with the shipped start-up warm-up (test servers turn the executor's off); {@code
+   * -Dlake.bench.warmup-rows=N} (e.g. in LAKE_JAVA_OPTS) sets {@code query.warmup-rows} instead, 0 to compare without.
+   */
   private static LakeTestServer asShipped(Path dataDir) throws Exception {
-    return LakeTestServer.start(dataDir, b -> { }, Map.of("query.warmup-rows",
-        String.valueOf(dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS)));
+    return LakeTestServer.start(dataDir, b -> { }, Map.of("query.warmup-rows", String.valueOf(
+        Integer.getInteger("lake.bench.warmup-rows", dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS))));
   }
 
   /**
