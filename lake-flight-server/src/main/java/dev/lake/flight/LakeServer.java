@@ -51,6 +51,7 @@ import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
 import dev.lake.metasrv.WriteInterceptor;
 import dev.lake.query.Catalog;
+import dev.lake.query.ExecutorWarmup;
 import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.query.CachingCatalog;
@@ -157,9 +158,10 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
           b.interceptor, catalog);
       this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
-      QueryService query = opened.add(new QueryService(catalog, engine,
-          new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock, config.planCacheSize(), true,
-              config.queryExecutor()).withStatementLimits(config.statementLimits()).withSpill(config.spill()),
+      QueryOptions queryOptions = new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock,
+          config.planCacheSize(), true, config.queryExecutor()).withStatementLimits(config.statementLimits())
+          .withSpill(config.spill());
+      QueryService query = opened.add(new QueryService(catalog, engine, queryOptions,
           VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())),
           java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
@@ -172,7 +174,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       this.metrics = opened.add(new LakeMetrics(config.nodeId(), new NodeProbes(() -> limits.admission().running(),
           () -> limits.admission().queued(), catalog::stats, cluster::isLeader, cluster::observedTerm,
           query::pushdownStats, query::columnCacheStats, query::spillStats)));
-      this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime);
+      this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime,
+          executorWarmup(config, queryOptions, allocator));
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override
         public boolean isLeader() {
@@ -244,6 +247,25 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
         return;
       }
     }
+  }
+
+  /**
+   * The executor phase of the start-up warm-up ({@code query.warmup-rows}; 0: none): synthetic tables written by a
+   * local engine of its own under {@code <data.dir>/warmup} (never the data root, which may be an object store).
+   */
+  private static StartupWarmup.Phase executorWarmup(LakeConfig config, QueryOptions options,
+      BufferAllocator allocator) {
+    if (config.warmupRows() == 0) {
+      return null;
+    }
+    return () -> {
+      try (BufferAllocator child = allocator.newChildAllocator("warmup-engine", 0, Long.MAX_VALUE);
+          LanceTableEngine local = new LanceTableEngine(child, java.util.Map.of())) {
+        ExecutorWarmup.Result result = ExecutorWarmup.run(local, config.dataDir().resolve("warmup"), options, child,
+            config.warmupRows());
+        return "rows=" + config.warmupRows() + " runs=" + result.rowsPerStatement().size();
+      }
+    };
   }
 
   public static Builder builder(LakeConfig config) {

@@ -19,10 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * What a node does before it reports ready (docs/operations.md, "Start-up and readiness"): readiness means "a query
  * of a registered table is answered now", so the first query must not pay for what a node needs once. In order:
- * the catalog snapshot (one listing of the registry), then one real query of a registered table through the query
- * service (it loads Lance's native library, opens the dataset at its registered version, plans with Calcite),
- * drained to its first batch. Each phase is logged with its time; until the last one has finished
- * {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
+ * the catalog snapshot (one listing of the registry), then — when configured ({@code query.warmup-rows}) — the
+ * executor phase ({@link dev.lake.query.ExecutorWarmup}: a few statements over synthetic tables of its own, so the
+ * JIT has compiled the planner's and the vectorized executor's code before a client's first query; it touches no
+ * registered table and no cache of the node; a failure there is logged and skipped, it never holds readiness back),
+ * then one real query of a registered table through the query service (it loads Lance's native library, opens the
+ * dataset at its registered version, plans with Calcite), drained to its first batch. Each phase is logged with its
+ * time; until the last one has finished {@link #pending()} says which phase is running. A failed warm-up is logged and retried (the server runs it on the
  * thread {@code lake-warmup}), never fatal: the node serves anyway, and readiness stays false until a query of a
  * registered table works.
  */
@@ -33,10 +36,26 @@ final class StartupWarmup {
   private final QueryService query;
   private final BufferAllocator allocator;
   private final LongSupplier nanoTime;
+  private final Phase executor;
+  private boolean executorDone;
   private final AtomicReference<String> state = new AtomicReference<>("not started");
   private volatile boolean done;
 
+  /** A warm-up phase: runs once, returns what to log about it. */
+  @FunctionalInterface
+  interface Phase {
+    String run() throws Exception;
+  }
+
   StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime) {
+    this(catalog, query, allocator, nanoTime, null);
+  }
+
+  /** @param executor the executor phase, or null for none */
+  StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime,
+      Phase executor) {
+    this.executor = executor;
+    this.executorDone = executor == null;
     this.catalog = catalog;
     this.query = query;
     this.allocator = allocator;
@@ -60,6 +79,18 @@ final class StartupWarmup {
       long t = nanoTime.getAsLong();
       List<TableRegistration> tables = catalog.tables();
       phases.add(phase("catalog", t, "tables=" + tables.size()));
+      if (!executorDone) {
+        state.set("running: executor warm-up");
+        t = nanoTime.getAsLong();
+        try {
+          String detail = executor.run();
+          phases.add(phase("executor", t, detail));
+        } catch (Exception | AssertionError | LinkageError e) {
+          LOG.warn("start-up executor warm-up failed after {}ms (skipped; first queries pay the JIT): {}",
+              millis(t), e.toString());
+        }
+        executorDone = true;
+      }
       Optional<TableRegistration> sample = tables.stream().min(Comparator.comparing(TableRegistration::name));
       if (sample.isPresent()) {
         state.set("running: first query of table '" + sample.get().name() + "'");

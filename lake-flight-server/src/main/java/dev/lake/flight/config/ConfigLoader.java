@@ -56,6 +56,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.plan-cache-size", "64MB");
     DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("query.column-cache", "25%");
+    DEFAULTS.put("query.warmup-rows", String.valueOf(LakeConfig.DEFAULT_WARMUP_ROWS));
     DEFAULTS.put("query.node-memory-limit", "50%");
     DEFAULTS.put("query.spill-dir", null);
     DEFAULTS.put("query.spill-limit", "10GB");
@@ -181,7 +182,8 @@ public final class ConfigLoader {
         dev.lake.flight.streams.StreamSettings.fromKeys(values),
         dev.lake.query.sql.StatementLimits.fromKeys(values),
         NamespaceSettings.fromKeys(values),
-        spill(values, dataDir));
+        spill(values, dataDir),
+        integer("query.warmup-rows", values.get("query.warmup-rows")));
   }
 
   /** {@code query.spill-dir} (default: {@code spill} under the data directory), {@code query.spill-limit} and

@@ -49,6 +49,7 @@ import java.util.Optional;
  *     ({@code query.spill-dir}, {@code query.spill-limit}, {@code query.node-spill-limit})
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
  *     query.column-cache}; 0: off)
+ * @param warmupRows fact rows of the start-up executor warm-up ({@code query.warmup-rows}; 0: none)
  * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
  *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
@@ -96,7 +97,11 @@ public record LakeConfig(
     dev.lake.flight.streams.StreamSettings streams,
     dev.lake.query.sql.StatementLimits statementLimits,
     NamespaceSettings namespace,
-    dev.lake.query.spill.SpillOptions spill) {
+    dev.lake.query.spill.SpillOptions spill,
+    int warmupRows) {
+
+  /** {@code query.warmup-rows}'s default: fact rows of the start-up executor warm-up. */
+  public static final int DEFAULT_WARMUP_ROWS = 262_144;
 
   public LakeConfig {
     Objects.requireNonNull(spill, "spill");
@@ -112,6 +117,10 @@ public record LakeConfig(
     Objects.requireNonNull(limits, "limits");
     Objects.requireNonNull(results, "results");
     Objects.requireNonNull(catalog, "catalog");
+    if (warmupRows != 0 && warmupRows < dev.lake.query.ExecutorWarmup.MIN_ROWS) {
+      throw new IllegalArgumentException("query.warmup-rows must be 0 (no executor warm-up) or at least "
+          + dev.lake.query.ExecutorWarmup.MIN_ROWS + ", was " + warmupRows);
+    }
     if (columnCacheBytes < 0) {
       throw new IllegalArgumentException("query.column-cache must be >= 0 (0 turns it off), was " + columnCacheBytes);
     }

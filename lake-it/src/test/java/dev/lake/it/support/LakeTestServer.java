@@ -31,6 +31,8 @@ public final class LakeTestServer implements AutoCloseable {
     overrides.put("data.dir", dataDir.toString());
     overrides.putIfAbsent("server.host", "127.0.0.1");
     overrides.putIfAbsent("server.port", "0");
+    // Test servers start many times per suite: no executor warm-up unless a test asks (query.warmup-rows).
+    overrides.putIfAbsent("query.warmup-rows", "0");
     LakeConfig config = ConfigLoader.load(Optional.empty(), Map.of(), overrides);
     LakeServer.Builder builder = LakeServer.builder(config);
     customize.accept(builder);

@@ -296,8 +296,10 @@ final class BenchmarkReport {
   private void coldAndAppend(StringBuilder text) {
     text.append("\n## Cold, and after an append\n\n");
     text.append(String.format(Locale.ROOT, "`cold`: the lake server is stopped after loading and started again"
-        + " over the same data directory (in the same JVM, so the JIT is warm; lake's catalog, plan cache, column"
-        + " cache, statistics and Lance's dataset handles start empty), then each query runs once through JDBC, in"
+        + " over the same data directory (in the same JVM, which has ingested but run no query; the server starts as"
+        + " shipped and returns once its start-up warm-up — query.warmup-rows, synthetic tables of its own — ended;"
+        + " lake's catalog, plan cache, column cache, statistics and Lance's dataset handles of the TPC-H tables"
+        + " start empty), then each query runs once through JDBC, in"
         + " order, before any warm run; DuckDB's column is each query's first run over the same Parquet files in a"
         + " fresh connection. `after append`: after the warm runs, %,d rows (lineitem at SF %s) are ingested into"
         + " lineitem through Flight (a new version), then each query runs once through JDBC; compared with its"
