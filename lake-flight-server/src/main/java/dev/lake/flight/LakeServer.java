@@ -51,7 +51,6 @@ import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
 import dev.lake.metasrv.WriteInterceptor;
 import dev.lake.query.Catalog;
-import dev.lake.query.ExecutorWarmup;
 import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.query.CachingCatalog;
@@ -175,7 +174,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           () -> limits.admission().queued(), catalog::stats, cluster::isLeader, cluster::observedTerm,
           query::pushdownStats, query::columnCacheStats, query::spillStats)));
       this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime,
-          executorWarmup(config, queryOptions, allocator));
+          StartupWarmup.executorPhase(config.dataDir().resolve("warmup"), config.warmupRows(),
+              queryOptions, allocator));
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override
         public boolean isLeader() {
@@ -247,25 +247,6 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
         return;
       }
     }
-  }
-
-  /**
-   * The executor phase of the start-up warm-up ({@code query.warmup-rows}; 0: none): synthetic tables written by a
-   * local engine of its own under {@code <data.dir>/warmup} (never the data root, which may be an object store).
-   */
-  private static StartupWarmup.Phase executorWarmup(LakeConfig config, QueryOptions options,
-      BufferAllocator allocator) {
-    if (config.warmupRows() == 0) {
-      return null;
-    }
-    return () -> {
-      try (BufferAllocator child = allocator.newChildAllocator("warmup-engine", 0, Long.MAX_VALUE);
-          LanceTableEngine local = new LanceTableEngine(child, java.util.Map.of())) {
-        ExecutorWarmup.Result result = ExecutorWarmup.run(local, config.dataDir().resolve("warmup"), options, child,
-            config.warmupRows());
-        return "rows=" + config.warmupRows() + " runs=" + result.rowsPerStatement().size();
-      }
-    };
   }
 
   public static Builder builder(LakeConfig config) {

@@ -1,13 +1,18 @@
 package dev.lake.flight;
 
+import dev.lake.engine.LanceTableEngine;
 import dev.lake.query.Catalog;
+import dev.lake.query.ExecutorWarmup;
 import dev.lake.query.PreparedQuery;
+import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.registry.TableRegistration;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -123,5 +128,22 @@ final class StartupWarmup {
 
   private long millis(long startedNanos) {
     return (nanoTime.getAsLong() - startedNanos) / 1_000_000;
+  }
+
+  /**
+   * The executor phase ({@code query.warmup-rows}; 0: none, null returned): synthetic tables written by a local engine
+   * of its own under {@code dir} ({@code <data.dir>/warmup}, never the data root, which may be an object store).
+   */
+  static Phase executorPhase(Path dir, int rows, QueryOptions options, BufferAllocator allocator) {
+    if (rows == 0) {
+      return null;
+    }
+    return () -> {
+      try (BufferAllocator child = allocator.newChildAllocator("warmup-engine", 0, Long.MAX_VALUE);
+          LanceTableEngine local = new LanceTableEngine(child, Map.of())) {
+        ExecutorWarmup.Result result = ExecutorWarmup.run(local, dir, options, child, rows);
+        return "rows=" + rows + " runs=" + result.rowsPerStatement().size();
+      }
+    };
   }
 }

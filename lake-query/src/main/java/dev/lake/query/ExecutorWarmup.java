@@ -147,7 +147,7 @@ public final class ExecutorWarmup {
       for (int f = 0; f < FRAGMENTS; f++) {
         int from = f * perFragment;
         int to = f == FRAGMENTS - 1 ? rows : from + perFragment;
-        StagedData staged = engine.stage(facts, new Batches(allocator, factSchema(), from, to,
+        StagedData staged = engine.stage(facts, new GeneratedBatches(allocator, factSchema(), from, to, BATCH_ROWS,
             (root, at, i) -> fact(root, at, i, dimRows)));
         version = f == 0 ? engine.create(facts, staged)
             : engine.commit(facts, version, new TableChange.Append(staged));
@@ -156,7 +156,7 @@ public final class ExecutorWarmup {
       String dims = location(scratch, DIMS);
       locations.add(dims);
       long dimVersion = engine.create(dims, engine.stage(dims,
-          new Batches(allocator, dimSchema(), 0, dimRows, ExecutorWarmup::dim)));
+          new GeneratedBatches(allocator, dimSchema(), 0, dimRows, BATCH_ROWS, ExecutorWarmup::dim)));
       catalog.put(DIMS, dims, dimVersion, dimSchema());
       return work.run(catalog);
     } finally {
@@ -242,61 +242,6 @@ public final class ExecutorWarmup {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  @FunctionalInterface
-  private interface RowWriter {
-    void write(VectorSchemaRoot root, int at, int row);
-  }
-
-  /** Rows {@code [from, to)} written batch by batch into freshly allocated vectors. */
-  private static final class Batches extends ArrowReader {
-    private final Schema schema;
-    private final int to;
-    private final RowWriter writer;
-    private int next;
-
-    Batches(BufferAllocator allocator, Schema schema, int from, int to, RowWriter writer) {
-      super(allocator);
-      this.schema = schema;
-      this.next = from;
-      this.to = to;
-      this.writer = writer;
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      if (next >= to) {
-        return false;
-      }
-      VectorSchemaRoot root = getVectorSchemaRoot();
-      int n = Math.min(BATCH_ROWS, to - next);
-      root.clear();
-      root.setRowCount(0);
-      for (var vector : root.getFieldVectors()) {
-        vector.setInitialCapacity(n);
-        vector.allocateNew();
-      }
-      for (int r = 0; r < n; r++) {
-        writer.write(root, r, next + r);
-      }
-      root.setRowCount(n);
-      next += n;
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return schema;
-    }
   }
 
   /** The warm-up's own tables; nothing else is visible to its service. */

@@ -10,10 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -58,7 +56,7 @@ class LargeBuildSideTest extends LakeTestSupport {
     });
     create("big_probe", PROBE, PROBE_ROWS, (root, at, row) -> {
       ((BigIntVector) root.getVector(0)).setSafe(at, probeKey(row));
-      ((IntVector) root.getVector(1)).setSafe(at, (int) (row % GROUPS));
+      ((IntVector) root.getVector(1)).setSafe(at, row % GROUPS);
     });
   }
 
@@ -104,10 +102,10 @@ class LargeBuildSideTest extends LakeTestSupport {
   }
 
   /** A table of {@code rows} generated rows, written batch by batch (no row list held). */
-  private void create(String name, Schema schema, int rows, RowFill fill) {
+  private void create(String name, Schema schema, int rows, GeneratedBatches.RowWriter fill) {
     String location = dataRoot.resolve(name).resolve(UUID.randomUUID().toString()) + "/";
     StagedData staged;
-    try (ArrowReader reader = new Generated(allocator, schema, rows, fill)) {
+    try (ArrowReader reader = new GeneratedBatches(allocator, schema, 0, rows, BATCH, fill)) {
       staged = engine.stage(location, reader);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -116,54 +114,5 @@ class LargeBuildSideTest extends LakeTestSupport {
     Instant now = Instant.now();
     catalog.put(new TableRegistration(name, UUID.randomUUID().toString(), location, version, schema.toJson(), 1,
         now, now));
-  }
-
-  /** Sets generated row {@code row} at index {@code at} of a batch. */
-  private interface RowFill {
-    void set(VectorSchemaRoot root, int at, long row);
-  }
-
-  /** Batches of generated rows. */
-  private static final class Generated extends ArrowReader {
-    private final Schema schema;
-    private final int rows;
-    private final RowFill fill;
-    private long next;
-
-    Generated(BufferAllocator allocator, Schema schema, int rows, RowFill fill) {
-      super(allocator);
-      this.schema = schema;
-      this.rows = rows;
-      this.fill = fill;
-    }
-
-    @Override
-    public boolean loadNextBatch() throws java.io.IOException {
-      VectorSchemaRoot root = getVectorSchemaRoot();
-      root.clear();
-      if (next >= rows) {
-        return false;
-      }
-      int count = (int) Math.min(BATCH, rows - next);
-      root.allocateNew();
-      for (int i = 0; i < count; i++) {
-        fill.set(root, i, next++);
-      }
-      root.setRowCount(count);
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return schema;
-    }
   }
 }
