@@ -9,6 +9,9 @@ import java.nio.file.Path;
  * @param runs measured runs per query and engine, after one warm-up
  * @param capSeconds an engine whose run of a query takes longer is not run again for that query
  * @param duckDbThreads DuckDB's worker threads
+ * @param duckDbMemory each DuckDB database's {@code memory_limit} (e.g. {@code 5GB}), paging to a directory under
+ *     {@code work}; null for DuckDB's default (80% of the machine's memory per database): at scale factor 10 the
+ *     in-memory copy, the Parquet views and lake share one process and one machine
  * @param batchRows rows per generated batch (and per Lance scan batch)
  * @param work where lake's data, the direct Lance writes and nothing else go
  * @param out the Markdown report
@@ -18,8 +21,8 @@ import java.nio.file.Path;
  *     its batches in memory for every consumer (no direct Lance writes, no SELECT * measurement): for scales whose
  *     data does not fit in memory twice; on by default from scale factor 5 ({@code --streamed} / {@code --recorded})
  */
-record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThreads, int batchRows, Path work,
-    Path out, java.util.List<Integer> queries, boolean streamed) {
+record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThreads, String duckDbMemory,
+    int batchRows, Path work, Path out, java.util.List<Integer> queries, boolean streamed) {
   boolean partial() {
     return queries.size() < 22;
   }
@@ -34,6 +37,7 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
     int runs = 5;
     int cap = 60;
     int threads = 2;
+    String duckDbMemory = null;
     int batchRows = 65_536;
     Path work = null;
     Boolean streamed = null;
@@ -46,6 +50,7 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
         case "--runs": runs = Integer.parseInt(value); i++; break;
         case "--cap-seconds": cap = Integer.parseInt(value); i++; break;
         case "--duckdb-threads": threads = Integer.parseInt(value); i++; break;
+        case "--duckdb-memory": duckDbMemory = value; i++; break;
         case "--batch-rows": batchRows = Integer.parseInt(value); i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
@@ -57,7 +62,7 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
           break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --cap-seconds N"
-              + " --duckdb-threads N --batch-rows N --work DIR --out FILE --queries 1,6 --streamed --recorded");
+              + " --duckdb-threads N --duckdb-memory 5GB --batch-rows N --work DIR --out FILE --queries 1,6 --streamed --recorded");
       }
     }
     if (out == null) {
@@ -69,7 +74,7 @@ record BenchmarkOptions(double scale, int runs, int capSeconds, int duckDbThread
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("run-" + System.currentTimeMillis());
     }
-    return new BenchmarkOptions(scale, runs, cap, threads, batchRows, work.toAbsolutePath(), out.toAbsolutePath(),
+    return new BenchmarkOptions(scale, runs, cap, threads, duckDbMemory, batchRows, work.toAbsolutePath(), out.toAbsolutePath(),
         queries, streamed != null ? streamed : scale >= 5);
   }
 }

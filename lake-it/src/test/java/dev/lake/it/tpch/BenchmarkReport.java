@@ -230,7 +230,7 @@ final class BenchmarkReport {
     text.append("# TPC-H SF ").append(scaleText()).append(": lake against DuckDB, same data, same run\n\n");
     text.append(String.format(Locale.ROOT, "Written by `bin/lake bench tpch --sf %s` on %s. Machine: %d cores,"
         + " Java %s, %s, max heap %d MB, %s. lake runs in process (one node, RocksDB registry, local Lance) and is"
-        + " queried through the Flight SQL JDBC driver and through FlightSqlClient; DuckDB %d threads, in memory"
+        + " queried through the Flight SQL JDBC driver and through FlightSqlClient; DuckDB %d threads%s, in memory"
         + " (loaded from the same Arrow batches) and over Parquet files it wrote from those tables (COPY)."
         + " Each query: one warm-up, then %d interleaved runs per engine (DuckDB in memory, DuckDB over Parquet,"
         + " lake JDBC, lake Flight, Lance SQL), medians in milliseconds; a run over %d s stops that engine's runs for"
@@ -239,7 +239,9 @@ final class BenchmarkReport {
         + " between runs; ratios within a run are interleaved.\n\n",
         scaleText(), Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.version"), System.getProperty("os.name"),
-        Runtime.getRuntime().maxMemory() >> 20, rss(), options.duckDbThreads(), options.runs(),
+        Runtime.getRuntime().maxMemory() >> 20, rss(), options.duckDbThreads(),
+        options.duckDbMemory() == null ? "" : " and memory_limit " + options.duckDbMemory() + " per database",
+        options.runs(),
         options.capSeconds(), uptimeAtStart, uptimeAtEnd));
     text.append("## Answers\n\n");
     text.append("Each query's answer through JDBC against DuckDB's, decimals equal to DuckDB's correctly rounded at"

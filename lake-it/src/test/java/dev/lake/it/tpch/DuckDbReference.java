@@ -25,11 +25,28 @@ public final class DuckDbReference implements AutoCloseable {
     this.connection = connection;
   }
 
-  /** An empty in-memory database using {@code threads} threads. */
+  /** An empty in-memory database using {@code threads} threads and DuckDB's default memory limit. */
   public static DuckDbReference open(int threads) throws SQLException {
+    return open(threads, null, null);
+  }
+
+  /**
+   * An empty in-memory database using {@code threads} threads; with a {@code memoryLimit} (DuckDB's {@code
+   * memory_limit}, e.g. {@code 5GB}) it keeps to it and pages what does not fit to {@code tempDirectory}. Each
+   * database has its own limit (DuckDB's default is 80% of the machine's memory, per database).
+   */
+  public static DuckDbReference open(int threads, String memoryLimit, java.nio.file.Path tempDirectory)
+      throws SQLException {
     Connection connection = DriverManager.getConnection("jdbc:duckdb:");
     try (Statement statement = connection.createStatement()) {
       statement.execute("SET threads TO " + threads);
+      if (memoryLimit != null) {
+        statement.execute("SET memory_limit = '" + memoryLimit + "'");
+        statement.execute("SET temp_directory = '" + tempDirectory + "'");
+      }
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
     }
     return new DuckDbReference(connection);
   }
@@ -38,9 +55,9 @@ public final class DuckDbReference implements AutoCloseable {
    * A fresh in-memory database using {@code threads} threads whose tables are views over the Parquet files
    * {@link #exportParquet} wrote to {@code directory} (DuckDB reads the files on every query).
    */
-  public static DuckDbReference overParquet(int threads, java.nio.file.Path directory, List<String> tables)
-      throws SQLException {
-    DuckDbReference duckDb = open(threads);
+  public static DuckDbReference overParquet(int threads, String memoryLimit, java.nio.file.Path tempDirectory,
+      java.nio.file.Path directory, List<String> tables) throws SQLException {
+    DuckDbReference duckDb = open(threads, memoryLimit, tempDirectory);
     try (Statement statement = duckDb.connection.createStatement()) {
       for (String table : tables) {
         statement.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet('"

@@ -36,7 +36,7 @@ import org.apache.arrow.memory.RootAllocator;
  * and end and the process's peak RSS.
  *
  * <p>Options: {@code --sf} scale factor (default 1), {@code --runs} (5), {@code --cap-seconds} (60),
- * {@code --duckdb-threads} (2), {@code --batch-rows} (65536), {@code --work} (a fresh directory under
+ * {@code --duckdb-threads} (2), {@code --duckdb-memory} (DuckDB's default), {@code --batch-rows} (65536), {@code --work} (a fresh directory under
  * {@code target/bench}), {@code --out}.
  */
 public final class TpchBenchmark {
@@ -69,7 +69,7 @@ public final class TpchBenchmark {
     Path parquet = Files.createDirectories(options.work().resolve("parquet"));
     List<String> tables = TpchTable.getTables().stream().map(TpchTable::getTableName).toList();
     try (BufferAllocator allocator = new RootAllocator();
-        DuckDbReference duckDb = DuckDbReference.open(options.duckDbThreads())) {
+        DuckDbReference duckDb = DuckDbReference.open(options.duckDbThreads(), options.duckDbMemory(), duckDbTemp())) {
       try (LakeTestServer server = asShipped(lakeData); FlightTestClient client = server.client()) {
         load(allocator, server, client, duckDb);
       }
@@ -85,7 +85,8 @@ public final class TpchBenchmark {
       try (LakeTestServer server = asShipped(lakeData); FlightTestClient client = server.client();
           Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
         cold(jdbc, parquet, tables);
-        try (DuckDbReference onParquet = DuckDbReference.overParquet(options.duckDbThreads(), parquet, tables)) {
+        try (DuckDbReference onParquet = DuckDbReference.overParquet(options.duckDbThreads(), options.duckDbMemory(), duckDbTemp(),
+            parquet, tables)) {
           queries(allocator, server, client, duckDb, onParquet, jdbc);
         }
         afterAppend(allocator, client, jdbc);
@@ -96,6 +97,11 @@ public final class TpchBenchmark {
     }
     report.uptime(false);
     report.write();
+  }
+
+  /** Where DuckDB pages what does not fit its {@code --duckdb-memory}. */
+  private java.nio.file.Path duckDbTemp() {
+    return options.work().resolve("duckdb-tmp");
   }
 
   /**
@@ -112,7 +118,8 @@ public final class TpchBenchmark {
    * DuckDB's first run over the Parquet files in a fresh connection.
    */
   private void cold(Connection jdbc, Path parquet, List<String> tables) throws Exception {
-    try (DuckDbReference coldDuck = DuckDbReference.overParquet(options.duckDbThreads(), parquet, tables)) {
+    try (DuckDbReference coldDuck = DuckDbReference.overParquet(options.duckDbThreads(), options.duckDbMemory(), duckDbTemp(),
+            parquet, tables)) {
       for (int query : options.queries()) {
         String sql = TpchQueries.sql(query);
         long lake;
