@@ -188,7 +188,7 @@ class VectorizedSemiJoinTest extends LakeTestSupport {
           + " GROUP BY s_name ORDER BY numwait DESC, s_name LIMIT 100", "probe-outer");
     }
     // Q21 as TPC-H writes it (the sub-queries' non-equi l_suppkey <> l1.l_suppkey, NULL supplier keys on both
-    // sides): Calcite's decorrelation, its value generator run as nested vectorized joins (CorrelatedSemiJoins).
+    // sides): a semi and an anti join with each order's MIN and MAX supplier key (CorrelatedSemiJoins).
     String q21 = "SELECT s_name, COUNT(*) AS numwait FROM supp, li l1, ord"
         + " WHERE s_suppkey = l1.l_suppkey AND o_orderkey = l1.l_orderkey AND o_status = 'F'"
         + " AND l1.l_receiptdate > l1.l_commitdate"
@@ -196,7 +196,15 @@ class VectorizedSemiJoinTest extends LakeTestSupport {
         + " AND NOT EXISTS (SELECT * FROM li l3 WHERE l3.l_orderkey = l1.l_orderkey"
         + " AND l3.l_suppkey <> l1.l_suppkey AND l3.l_receiptdate > l3.l_commitdate)"
         + " GROUP BY s_name ORDER BY numwait DESC, s_name LIMIT 100";
-    check(q21, "probe-outer");
+    check(q21, "semi");
+    check(q21, "anti");
+    // The same over a string column, where a order's rows may all share one value, and with a NULL-free key.
+    check("SELECT l1.l_shipmode, COUNT(*) AS n FROM li l1 WHERE l1.l_receiptdate > l1.l_commitdate"
+        + " AND EXISTS (SELECT * FROM li l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_shipmode <> l1.l_shipmode)"
+        + " GROUP BY l1.l_shipmode", "semi");
+    check("SELECT l1.l_shipmode, COUNT(*) AS n, SUM(l1.l_quantity) AS q FROM li l1 WHERE NOT EXISTS (SELECT * FROM"
+        + " li l3 WHERE l3.l_orderkey = l1.l_orderkey AND l3.l_partkey = l1.l_partkey"
+        + " AND l3.l_shipmode <> l1.l_shipmode AND l3.l_quantity > 10.00) GROUP BY l1.l_shipmode", "anti");
     // Other residuals over both sides' columns: a semi and an anti join whose probe checks the residual on each
     // candidate build row (without the outer NULL key filter: NULL l_suppkey rows reach it).
     check("SELECT l1.l_shipmode, COUNT(*) AS n, SUM(l1.l_quantity) AS q FROM li l1 WHERE"

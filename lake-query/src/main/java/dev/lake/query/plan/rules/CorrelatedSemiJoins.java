@@ -8,6 +8,7 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -22,6 +23,7 @@ import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.tools.RelBuilder;
 
 /**
  * {@code EXISTS} and {@code NOT EXISTS} conjuncts of a filter whose sub-query is correlated by an equality and by
@@ -40,10 +42,9 @@ import org.apache.calcite.sql.SqlKind;
  * of the outer rows (a value generator: for Q21 the outer lineitem rows' distinct order and supplier keys) and join
  * that back. Equality-only correlations keep Calcite's decorrelation (inner and outer joins with the sub-query's
  * distinct keys, which lake's vectorized join runs as they are). Q21's own shape — equalities and one {@code <>}
- * between a column and an outer field — also keeps Calcite's decorrelation: its value generator runs as nested
- * vectorized joins, while the semi join's build side is the whole lineitem table (at SF 1 it passed the query's memory
- * limit) and joining each order's MIN and MAX supplier key instead was no faster ({@code bin/lake bench tpch --sf 1},
- * verification/report.md). The planner applies it unless
+ * between a column and an outer field — joins each key's MIN and MAX of that column instead of every row
+ * ({@link #distinctOther}): the whole table as a build side passed the query's memory limit at SF 1, and Calcite's
+ * value generator ran Q21 as four nested joins over lineitem. The planner applies it unless
  * {@code query.executor=calcite}, whose plans stay Calcite's own for comparisons.
  */
 public final class CorrelatedSemiJoins {
@@ -144,8 +145,11 @@ public final class CorrelatedSemiJoins {
       }
       correlated.add(conjunct);
     }
-    if (!equality || others == 0 || others == 1 && notEqual) {
+    if (!equality || others == 0) {
       return null;
+    }
+    if (others == 1 && notEqual) {
+      return distinctOther(table, uncorrelated, correlated, outer, rexBuilder);
     }
     RelNode right = uncorrelated.isEmpty() ? table
         : LogicalFilter.create(table, RexUtil.composeConjunction(rexBuilder, uncorrelated));
@@ -162,6 +166,82 @@ public final class CorrelatedSemiJoins {
       }
     });
     return new SemiJoin(right, condition);
+  }
+
+  /**
+   * A correlation of equalities {@code k_i = outer.a_i} and one {@code x <> outer.y} (TPC-H Q21: another supplier of
+   * the same order) as a join with {@code Aggregate(k; MIN(x), MAX(x))} over the rows with a non-NULL x, on
+   * {@code k_i = outer.a_i AND (outer.y <> MIN(x) OR outer.y <> MAX(x))}. Exact in three-valued logic: a row with a
+   * NULL x never makes {@code x <> y} true, so leaving it out changes nothing; among the others some x differs from
+   * y exactly when the least or the greatest does; and a NULL y makes both comparisons NULL, as it makes every
+   * {@code x <> y}. The build side is one row per key instead of every row, and {@link
+   * dev.lake.query.plan.vector.ProbeJoins} reduces it further to the outer rows' keys.
+   */
+  private static SemiJoin distinctOther(RelNode table, List<RexNode> uncorrelated, List<RexNode> correlated,
+      RelNode outer, RexBuilder rexBuilder) {
+    int width = outer.getRowType().getFieldCount();
+    List<Integer> keys = new ArrayList<>();
+    RexCall other = null;
+    for (RexNode conjunct : correlated) {
+      RexCall call = (RexCall) conjunct;
+      if (call.getKind() == SqlKind.NOT_EQUALS) {
+        other = call;
+      } else {
+        int column = innerColumn(call);
+        if (!keys.contains(column)) {
+          keys.add(column);
+        }
+      }
+    }
+    int x = innerColumn(other);
+    RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(table.getCluster(), null);
+    builder.push(table);
+    List<RexNode> kept = new ArrayList<>(uncorrelated);
+    kept.add(builder.isNotNull(builder.field(x)));
+    builder.filter(kept);
+    // The group columns come out in column order, then MIN and MAX.
+    builder.aggregate(builder.groupKey(keys.stream().mapToInt(Integer::intValue).toArray()),
+        builder.min(builder.field(x)), builder.max(builder.field(x)));
+    RelNode aggregate = builder.build();
+    List<Integer> sorted = keys.stream().sorted().toList();
+    List<RexNode> conditions = new ArrayList<>();
+    for (RexNode conjunct : correlated) {
+      if (conjunct != other) {
+        conditions.add(toJoin(conjunct, outer, aggregate, width, column -> sorted.indexOf(column)));
+      }
+    }
+    int groups = sorted.size();
+    RexNode minMatch = toJoin(other, outer, aggregate, width, column -> groups);
+    RexNode maxMatch = toJoin(other, outer, aggregate, width, column -> groups + 1);
+    conditions.add(rexBuilder.makeCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.OR, minMatch, maxMatch));
+    return new SemiJoin(aggregate, RexUtil.composeConjunction(rexBuilder, conditions));
+  }
+
+  /** The sub-query table's column an equality or inequality with an outer field compares. */
+  private static int innerColumn(RexCall call) {
+    RexNode a = call.getOperands().get(0);
+    return ((RexInputRef) (a instanceof RexInputRef ? a : call.getOperands().get(1))).getIndex();
+  }
+
+  /**
+   * {@code conjunct} over the outer row then {@code right}'s row: outer fields become the outer row's columns, and
+   * the sub-query table's column {@code c} becomes {@code right}'s column {@code position(c)}.
+   */
+  private static RexNode toJoin(RexNode conjunct, RelNode outer, RelNode right, int width,
+      java.util.function.IntUnaryOperator position) {
+    return conjunct.accept(new RexShuttle() {
+      @Override
+      public RexNode visitInputRef(RexInputRef ref) {
+        int field = position.applyAsInt(ref.getIndex());
+        return new RexInputRef(width + field, right.getRowType().getFieldList().get(field).getType());
+      }
+
+      @Override
+      public RexNode visitFieldAccess(RexFieldAccess access) {
+        int field = access.getField().getIndex();
+        return new RexInputRef(field, outer.getRowType().getFieldList().get(field).getType());
+      }
+    });
   }
 
   /** Whether {@code node} reads a correlation variable. */
