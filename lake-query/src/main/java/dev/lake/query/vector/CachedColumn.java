@@ -19,9 +19,17 @@ final class CachedColumn {
   final Kind kind;
   final int scale;
   final int rows;
+  /**
+   * A LONG column's values, held in the narrowest of these four its range of values in the fragment fits (row i is
+   * {@code held[i] + base}, wrapping; the other three null): a scan streams through a quarter or an eighth of the
+   * memory, and the cache holds four to eight times the rows (most keys fit an int, dates and small decimals a short,
+   * discounts and flags a byte).
+   */
   private final long[] longs;
-  /** A LONG column whose values all fit an int (DATE days, most keys): half the memory a scan streams through. */
   private final int[] ints;
+  private final short[] shorts;
+  private final byte[] tiny;
+  private final long base;
   private final double[] doubles;
   private final boolean[] nulls;
   private final BigDecimal[] wide;
@@ -30,22 +38,35 @@ final class CachedColumn {
   private final byte[][] dictionary;
   private final long[] inline;
   private final int[] hashes;
-  private final int[] codes;
+  /** A dictionary column's codes: as unsigned bytes when there are at most 256 values, else as chars. */
+  private final byte[] codes8;
+  private final char[] codes16;
   private final long bytes;
 
   private CachedColumn(Builder b, byte[][] dictionary, int[] codes) {
     this.kind = b.kind;
     this.scale = b.scale;
     this.rows = b.rows;
-    int[] narrow = b.longs == null || b.wide != null || b.kind != Kind.LONG ? null : narrow(b.longs, b.rows);
-    this.ints = narrow;
+    Narrow narrow = b.longs == null || b.wide != null || b.kind != Kind.LONG ? null : Narrow.of(b);
+    this.ints = narrow == null ? null : narrow.ints;
+    this.shorts = narrow == null ? null : narrow.shorts;
+    this.tiny = narrow == null ? null : narrow.tiny;
+    this.base = narrow == null ? 0 : narrow.base;
     this.longs = b.longs == null || narrow != null ? null : Arrays.copyOf(b.longs, b.rows);
     this.doubles = b.doubles == null ? null : Arrays.copyOf(b.doubles, b.rows);
     this.nulls = b.anyNull ? Arrays.copyOf(b.nulls, b.rows) : null;
     this.wide = b.wide == null ? null : Arrays.copyOf(b.wide, b.rows);
     this.dictionary = dictionary;
-    this.codes = codes;
     if (dictionary != null) {
+      this.codes8 = dictionary.length <= 256 ? new byte[rows] : null;
+      this.codes16 = codes8 == null ? new char[rows] : null;
+      for (int r = 0; r < rows; r++) {
+        if (codes8 != null) {
+          codes8[r] = (byte) codes[r];
+        } else {
+          codes16[r] = (char) codes[r];
+        }
+      }
       this.data = null;
       this.offsets = null;
       this.inline = new long[dictionary.length];
@@ -56,39 +77,73 @@ final class CachedColumn {
         hashes[d] = StringSource.hash(dictionary[d]);
         held += dictionary[d].length + 32L;
       }
-      this.bytes = held + 4L * rows;
+      this.bytes = held + (codes8 != null ? 1L : 2L) * rows;
     } else {
+      this.codes8 = null;
+      this.codes16 = null;
       this.data = b.data == null ? null : Arrays.copyOf(b.data, b.dataLength);
       this.offsets = b.offsets == null ? null : Arrays.copyOf(b.offsets, b.rows + 1);
       this.inline = null;
       this.hashes = null;
-      this.bytes = (longs == null ? 0 : 8L * rows) + (ints == null ? 0 : 4L * rows) + (doubles == null ? 0 : 8L * rows)
+      long perRow = longs != null ? 8 : ints != null ? 4 : shorts != null ? 2 : tiny != null ? 1 : 0;
+      this.bytes = perRow * rows + (doubles == null ? 0 : 8L * rows)
           + (data == null ? 0 : data.length + 4L * rows) + (wide == null ? 0 : 8L * rows + 64L * b.wideCount);
     }
   }
 
-  /** The values of a LONG or BOOL column (no copy: never write). */
-  long[] longs() {
-    return longs;
+  /**
+   * A LONG column's values as held (no copy: never write): exactly one of the arrays is set, and row i is its
+   * element i plus {@code base}.
+   */
+  ScanBatch.Direct direct(int offset) {
+    return new ScanBatch.Direct(longs, ints, shorts, tiny, base, nulls, offset, scale);
   }
 
-  /** The values of a LONG column held as ints (then {@link #longs} is null; no copy: never write). */
-  int[] ints() {
-    return ints;
-  }
-
-  /** The values as ints when every one fits, else null. */
-  private static int[] narrow(long[] values, int rows) {
-    for (int i = 0; i < rows; i++) {
-      if (values[i] != (int) values[i]) {
-        return null;
+  /** A LONG column's values in the narrowest array their range fits, the others null; row i = held + base. */
+  private record Narrow(int[] ints, short[] shorts, byte[] tiny, long base) {
+    static Narrow of(Builder b) {
+      long[] values = b.longs;
+      int rows = b.rows;
+      boolean[] nulls = b.anyNull ? b.nulls : null;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (int i = 0; i < rows; i++) {
+        if (nulls == null || !nulls[i]) {
+          min = Math.min(min, values[i]);
+          max = Math.max(max, values[i]);
+        }
       }
+      if (min > max) {
+        min = 0; // every row is NULL
+        max = 0;
+      }
+      long span = max - min; // unsigned: the true span fits 64 bits
+      if (Long.compareUnsigned(span, 0xFFL) <= 0) {
+        long base = min + 128;
+        byte[] out = new byte[rows];
+        for (int i = 0; i < rows; i++) {
+          out[i] = nulls != null && nulls[i] ? 0 : (byte) (values[i] - base);
+        }
+        return new Narrow(null, null, out, base);
+      }
+      if (Long.compareUnsigned(span, 0xFFFFL) <= 0) {
+        long base = min + 32768;
+        short[] out = new short[rows];
+        for (int i = 0; i < rows; i++) {
+          out[i] = nulls != null && nulls[i] ? 0 : (short) (values[i] - base);
+        }
+        return new Narrow(null, out, null, base);
+      }
+      if (Long.compareUnsigned(span, 0xFFFFFFFFL) <= 0) {
+        long base = min + (1L << 31);
+        int[] out = new int[rows];
+        for (int i = 0; i < rows; i++) {
+          out[i] = nulls != null && nulls[i] ? 0 : (int) (values[i] - base);
+        }
+        return new Narrow(out, null, null, base);
+      }
+      return null;
     }
-    int[] out = new int[rows];
-    for (int i = 0; i < rows; i++) {
-      out[i] = (int) values[i];
-    }
-    return out;
   }
 
   /** Null flags, or null when no row is null (no copy: never write). */
@@ -116,18 +171,8 @@ final class CachedColumn {
     boolean contiguous = rows == null || size == 0 || rows[size - 1] - first == size - 1;
     if (longs != null) {
       col.longs = contiguous ? Arrays.copyOfRange(longs, first, first + size) : gather(longs, rows, size);
-    } else if (ints != null) {
-      long[] out = new long[size];
-      if (contiguous) {
-        for (int i = 0; i < size; i++) {
-          out[i] = ints[first + i];
-        }
-      } else {
-        for (int i = 0; i < size; i++) {
-          out[i] = ints[rows[i]];
-        }
-      }
-      col.longs = out;
+    } else if (ints != null || shorts != null || tiny != null) {
+      col.longs = widen(rows, first, size, contiguous);
     }
     if (doubles != null) {
       if (contiguous) {
@@ -142,8 +187,14 @@ final class CachedColumn {
     if (kind == Kind.STRING) {
       if (dictionary != null) {
         int[] selected = new int[size];
-        for (int i = 0; i < size; i++) {
-          selected[i] = codes[rows[i]];
+        if (codes8 != null) {
+          for (int i = 0; i < size; i++) {
+            selected[i] = codes8[rows[i]] & 0xFF;
+          }
+        } else {
+          for (int i = 0; i < size; i++) {
+            selected[i] = codes16[rows[i]];
+          }
         }
         col.strings = StringSource.dictionary(dictionary, inline, hashes, selected);
       } else {
@@ -169,6 +220,42 @@ final class CachedColumn {
       col.wide = any ? out : null;
     }
     return col;
+  }
+
+  /** The narrow values of rows {@code rows[0..size)}, or of the {@code size} from {@code first}, as longs. */
+  private long[] widen(int[] rows, int first, int size, boolean contiguous) {
+    long[] out = new long[size];
+    long b = base;
+    if (ints != null) {
+      if (contiguous) {
+        for (int i = 0; i < size; i++) {
+          out[i] = ints[first + i] + b;
+        }
+      } else {
+        for (int i = 0; i < size; i++) {
+          out[i] = ints[rows[i]] + b;
+        }
+      }
+    } else if (shorts != null) {
+      if (contiguous) {
+        for (int i = 0; i < size; i++) {
+          out[i] = shorts[first + i] + b;
+        }
+      } else {
+        for (int i = 0; i < size; i++) {
+          out[i] = shorts[rows[i]] + b;
+        }
+      }
+    } else if (contiguous) {
+      for (int i = 0; i < size; i++) {
+        out[i] = tiny[first + i] + b;
+      }
+    } else {
+      for (int i = 0; i < size; i++) {
+        out[i] = tiny[rows[i]] + b;
+      }
+    }
+    return out;
   }
 
   private static long[] gather(long[] values, int[] rows, int size) {

@@ -30,7 +30,7 @@ record Compare(Comparison op, Expr left, Expr right) implements Expr.Bool, Refin
     ScanBatch.Direct direct = left instanceof Expr.Input && batch instanceof ScanBatch
         ? ((ScanBatch) batch).direct(((Expr.Input) left).index()) : null;
     if (direct != null && direct.longs() == null) {
-      direct = null; // held as ints: read as a column
+      direct = null; // held narrow: read as a column
     }
     long[] x;
     boolean[] nulls;

@@ -97,7 +97,7 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
     boolean[] nulls;
     int base;
     if (direct != null && direct.longs() == null) {
-      return refineInts(direct, positions, count, identity);
+      return refineNarrow(direct, positions, count, identity);
     }
     if (direct != null) {
       x = direct.longs();
@@ -125,21 +125,41 @@ record Range(Expr.Input input, long low, long high) implements Expr.Bool, Refina
     return Refinable.dropNulls(nulls, base, positions, kept);
   }
 
-  /** {@link #refine} over a cached column held as ints. */
-  private int refineInts(ScanBatch.Direct direct, int[] positions, int count, boolean identity) {
+  /**
+   * {@link #refine} over a cached column held narrow: {@code held + base - low}, wrapping, is the value's distance
+   * from {@code low}, so one unsigned comparison with {@code held - (low - base)} tests the range.
+   */
+  private int refineNarrow(ScanBatch.Direct direct, int[] positions, int count, boolean identity) {
     if (low > high) {
       return 0;
     }
-    int[] x = direct.ints();
-    int base = direct.offset();
+    int offset = direct.offset();
+    long shift = low - direct.base();
     long width = high - low;
     int kept = 0;
-    for (int j = 0; j < count; j++) {
-      int p = identity ? j : positions[j];
-      positions[kept] = p;
-      kept += Long.compareUnsigned(x[base + p] - low, width) <= 0 ? 1 : 0;
+    if (direct.ints() != null) {
+      int[] x = direct.ints();
+      for (int j = 0; j < count; j++) {
+        int p = identity ? j : positions[j];
+        positions[kept] = p;
+        kept += Long.compareUnsigned(x[offset + p] - shift, width) <= 0 ? 1 : 0;
+      }
+    } else if (direct.shorts() != null) {
+      short[] x = direct.shorts();
+      for (int j = 0; j < count; j++) {
+        int p = identity ? j : positions[j];
+        positions[kept] = p;
+        kept += Long.compareUnsigned(x[offset + p] - shift, width) <= 0 ? 1 : 0;
+      }
+    } else {
+      byte[] x = direct.tiny();
+      for (int j = 0; j < count; j++) {
+        int p = identity ? j : positions[j];
+        positions[kept] = p;
+        kept += Long.compareUnsigned(x[offset + p] - shift, width) <= 0 ? 1 : 0;
+      }
     }
-    return Refinable.dropNulls(direct.nulls(), base, positions, kept);
+    return Refinable.dropNulls(direct.nulls(), offset, positions, kept);
   }
 
   @Override

@@ -35,22 +35,25 @@ final class ScanBatch implements Batch {
   }
 
   /**
-   * A LONG cached column's values where this batch's rows are a contiguous range of it: row i of the batch is
-   * {@code longs[offset + i]} (null flags likewise). Null when the column is not cached, holds values beyond a long,
-   * or the rows are not contiguous — the caller then reads {@link #column}. Saves copying a column a comparison only
-   * tests.
+   * A LONG cached column's values where this batch's rows are a contiguous range of it: row i of the batch is element
+   * {@code offset + i} of the one array {@link Direct} holds, plus {@code base} (null flags likewise). Null when the
+   * column is not cached, holds values beyond a long, or the rows are not contiguous — the caller then reads
+   * {@link #column}. Saves copying a column a comparison only tests.
    */
   Direct direct(int column) {
     if (cached == null || size == 0 || rows != null && rows[size - 1] - rows[0] != size - 1) {
       return null;
     }
     CachedColumn values = cached[column];
-    return values.kind == Kind.LONG && !values.hasWide() ? new Direct(values.longs(), values.ints(), values.nulls(),
-        rows == null ? from : rows[0], values.scale) : null;
+    return values.kind == Kind.LONG && !values.hasWide() ? values.direct(rows == null ? from : rows[0]) : null;
   }
 
-  /** See {@link #direct}: the values are in {@code longs}, or (when it is null) in {@code ints}. */
-  record Direct(long[] longs, int[] ints, boolean[] nulls, int offset, int scale) {}
+  /**
+   * See {@link #direct}: the values are in exactly one of {@code longs}, {@code ints}, {@code shorts} and
+   * {@code tiny}; row i is its element {@code offset + i} plus {@code base} (0 with {@code longs}).
+   */
+  record Direct(long[] longs, int[] ints, short[] shorts, byte[] tiny, long base, boolean[] nulls, int offset,
+      int scale) {}
 
   /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
   static ScanBatch all(List<FieldVector> vectors, int rowCount) {
