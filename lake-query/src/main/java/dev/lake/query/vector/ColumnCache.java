@@ -19,6 +19,11 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ColumnCache {
   private final long maxBytes;
   private final Cache<Key, CachedColumn> columns;
+  /**
+   * Bytes a row of each column of each fragment took when it was last cached, kept after the column is evicted: how
+   * {@link VectorExecutor} tells whether a table's columns, held narrow, fit the cache.
+   */
+  private final Cache<Key, Double> widths = Caffeine.newBuilder().maximumSize(65_536).build();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
@@ -61,8 +66,16 @@ public final class ColumnCache {
 
   void put(String fragmentKey, String column, CachedColumn value) {
     if (enabled()) {
-      columns.put(new Key(fragmentKey, column), value);
+      Key key = new Key(fragmentKey, column);
+      widths.put(key, (double) value.bytes() / Math.max(1, value.rows));
+      columns.put(key, value);
     }
+  }
+
+  /** The bytes a row of the column took when it was last cached (see {@link #widths}), if it ever was. */
+  java.util.OptionalDouble width(String fragmentKey, String column) {
+    Double width = widths.getIfPresent(new Key(fragmentKey, column));
+    return width == null ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(width);
   }
 
   /** Hits, misses and the bytes held, for tests and diagnosis. */

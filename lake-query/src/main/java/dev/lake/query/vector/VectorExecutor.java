@@ -76,24 +76,61 @@ public final class VectorExecutor {
    */
   private boolean cacheable(VectorPlan plan, FragmentScans scans, List<Integer> fragments) {
     return (plan.lanceFilter().isEmpty() || plan.scanFilter().isPresent())
-        && fitsCache(plan.columns().size(), scans, fragments);
+        && fitsCache(plan.columns(), scans, fragments);
   }
 
-  private boolean fitsCache(int columns, FragmentScans scans, List<Integer> fragments) {
+  /**
+   * Whether the columns {@code names} of {@code fragments}, held as the cache holds them, take at most half the
+   * cache. Eight bytes a value surely fits and one byte a value surely does not; in between the answer depends on
+   * how narrow the columns are held ({@link CachedColumn}), which the cache learns from the first and the last
+   * fragment (loaded and cached here when it has not seen them) and assumes of the others. False when that fails:
+   * the query then reads Lance.
+   */
+  private boolean fitsCache(List<String> names, FragmentScans scans, List<Integer> fragments) {
     ColumnCache cache = runtime.cache();
-    if (!cache.enabled()) {
-      return false;
+    if (!cache.enabled() || fragments.isEmpty()) {
+      return cache.enabled();
     }
+    List<String> distinct = names.stream().distinct().toList();
     long rows = 0;
     for (int fragment : fragments) {
       rows += scans.fragmentRows(fragment);
     }
-    return rows * ESTIMATED_BYTES_PER_VALUE * columns <= cache.maxBytes() / 2;
+    long budget = cache.maxBytes() / 2;
+    if (rows * ESTIMATED_BYTES_PER_VALUE * distinct.size() <= budget) {
+      return true;
+    }
+    if (rows * distinct.size() > budget) {
+      return false;
+    }
+    double perRow = 0;
+    try {
+      double[] widths = new double[distinct.size()];
+      for (int fragment : new int[] {fragments.get(0), fragments.get(fragments.size() - 1)}) {
+        for (int c = 0; c < widths.length; c++) {
+          java.util.OptionalDouble width = cache.width(scans.fragmentKey(fragment), distinct.get(c));
+          if (width.isEmpty()) {
+            cachedColumns(distinct, scans, fragment);
+            width = cache.width(scans.fragmentKey(fragment), distinct.get(c));
+          }
+          widths[c] = Math.max(widths[c], width.orElse(ESTIMATED_BYTES_PER_VALUE));
+        }
+      }
+      for (double width : widths) {
+        perRow += width;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (Exception e) {
+      return false;
+    }
+    return rows * perRow <= budget;
   }
 
   /** Whether {@code scan}'s columns of the table fit the column cache (its rows can come from there). */
   public boolean cacheable(CachedScan scan, FragmentScans scans) {
-    return fitsCache(scan.columns().size(), scans, scans.fragmentIds());
+    return fitsCache(scan.columns(), scans, scans.fragmentIds());
   }
 
   /**
@@ -112,7 +149,7 @@ public final class VectorExecutor {
    */
   public boolean buildFromCache(CachedScan scan, FragmentScans scans, JoinBuilder builder) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
-    if (!fitsCache(scan.columns().size(), scans, fragments)) {
+    if (!fitsCache(scan.columns(), scans, fragments)) {
       return false;
     }
     Map<Integer, CachedColumn[]> columns = cachedColumns(scan.columns(), scans, fragments);
