@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
@@ -27,12 +28,26 @@ final class SemiJoinReduction {
   private SemiJoinReduction() {}
 
   /**
+   * {@code rel} without the SEMI and ANTI joins at its top: they only drop rows and keep their left input's columns,
+   * so its keys are a superset of {@code rel}'s — enough to reduce by (a kept group the probe never matches changes
+   * nothing) — and computing them does not run those joins' own build sides (and their reductions) once more. TPC-H
+   * Q21's NOT EXISTS is then reduced by the outer join's orders, not by them after the EXISTS.
+   */
+  private static RelNode withoutSemiJoins(RelNode rel) {
+    while (rel instanceof Join && ProbeJoins.SEMI_OR_ANTI.contains(((Join) rel).getJoinType())) {
+      rel = ((Join) rel).getLeft();
+    }
+    return rel;
+  }
+
+  /**
    * {@code build} reduced by the keys of {@code probeSide}, or {@code build} itself when it is no aggregate keyed
    * by the join keys or the reduction would not pay.
    *
    * @param buildKeys the join's key columns of {@code build}; {@code probeKeys} those of {@code probeSide}
    */
   static RelNode reduce(RelNode build, int[] buildKeys, RelNode probeSide, int[] probeKeys) {
+    probeSide = withoutSemiJoins(probeSide);
     if (build instanceof Project && build.getInput(0) instanceof Aggregate) {
       // Keys the projection passes through unchanged.
       Project project = (Project) build;
