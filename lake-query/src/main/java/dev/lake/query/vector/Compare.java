@@ -20,6 +20,9 @@ record Compare(Comparison op, Expr left, Expr right) implements Expr.Bool, Refin
    */
   @Override
   public int refine(Batch batch, int[] positions, int count, boolean identity) {
+    if (right instanceof Expr.Input && left instanceof Expr.Input && batch instanceof ScanBatch) {
+      return refineColumns((ScanBatch) batch, positions, count, identity);
+    }
     if (!(right instanceof Expr.Literal) || left.kind() != Kind.LONG || right.kind() != Kind.LONG) {
       return -1;
     }
@@ -108,21 +111,125 @@ record Compare(Comparison op, Expr left, Expr right) implements Expr.Bool, Refin
     return Refinable.dropNulls(nulls, base, positions, kept);
   }
 
+  /**
+   * {@link #refine} of two LONG columns of one scale held narrow in the column cache (TPC-H's
+   * {@code l_receiptdate > l_commitdate}: two short arrays), compared in place: {@code (x + bx) op (y + by)} is
+   * {@code x - y} against {@code by - bx}, exact while the bases differ by less than 2^62. -1 for any other columns.
+   */
+  private int refineColumns(ScanBatch batch, int[] positions, int count, boolean identity) {
+    Expr.Input a = (Expr.Input) left;
+    Expr.Input b = (Expr.Input) right;
+    if (a.kind() != Kind.LONG || b.kind() != Kind.LONG || a.scale() != b.scale()) {
+      return -1;
+    }
+    ScanBatch.Direct x = batch.direct(a.index());
+    ScanBatch.Direct y = batch.direct(b.index());
+    if (x == null || y == null) {
+      return -1;
+    }
+    long threshold;
+    try {
+      threshold = Math.subtractExact(y.base(), x.base());
+    } catch (ArithmeticException overflow) {
+      return -1;
+    }
+    if (threshold >= 1L << 62 || threshold <= -(1L << 62)) {
+      return -1;
+    }
+    // x - y > t for > (t = threshold), >= (t - 1); < and <= swap the sides; = and <> test x - y == t
+    boolean swap = op == Comparison.LESS || op == Comparison.LESS_OR_EQUAL;
+    boolean orEqual = op == Comparison.GREATER_OR_EQUAL || op == Comparison.LESS_OR_EQUAL;
+    boolean equality = op == Comparison.EQUAL || op == Comparison.NOT_EQUAL;
+    int kept;
+    if (x.shorts() != null && y.shorts() != null) {
+      short[] p = swap ? y.shorts() : x.shorts();
+      short[] q = swap ? x.shorts() : y.shorts();
+      kept = equality ? equalShorts(p, q, x.offset(), y.offset(), threshold, op == Comparison.NOT_EQUAL, positions,
+          count, identity) : greaterShorts(p, q, swap ? y.offset() : x.offset(), swap ? x.offset() : y.offset(),
+          (swap ? -threshold : threshold) - (orEqual ? 1 : 0), positions, count, identity);
+    } else if (x.ints() != null && y.ints() != null) {
+      int[] p = swap ? y.ints() : x.ints();
+      int[] q = swap ? x.ints() : y.ints();
+      kept = equality ? equalInts(p, q, x.offset(), y.offset(), threshold, op == Comparison.NOT_EQUAL, positions,
+          count, identity) : greaterInts(p, q, swap ? y.offset() : x.offset(), swap ? x.offset() : y.offset(),
+          (swap ? -threshold : threshold) - (orEqual ? 1 : 0), positions, count, identity);
+    } else {
+      return -1;
+    }
+    kept = Refinable.dropNulls(x.nulls(), x.offset(), positions, kept);
+    return Refinable.dropNulls(y.nulls(), y.offset(), positions, kept);
+  }
+
+  private static int greaterShorts(short[] p, short[] q, int po, int qo, long t, int[] positions, int count,
+      boolean identity) {
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int r = identity ? j : positions[j];
+      positions[kept] = r;
+      kept += (long) p[po + r] - q[qo + r] > t ? 1 : 0;
+    }
+    return kept;
+  }
+
+  private static int equalShorts(short[] p, short[] q, int po, int qo, long t, boolean negate, int[] positions,
+      int count, boolean identity) {
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int r = identity ? j : positions[j];
+      positions[kept] = r;
+      kept += ((long) p[po + r] - q[qo + r] == t) != negate ? 1 : 0;
+    }
+    return kept;
+  }
+
+  private static int greaterInts(int[] p, int[] q, int po, int qo, long t, int[] positions, int count,
+      boolean identity) {
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int r = identity ? j : positions[j];
+      positions[kept] = r;
+      kept += (long) p[po + r] - q[qo + r] > t ? 1 : 0;
+    }
+    return kept;
+  }
+
+  private static int equalInts(int[] p, int[] q, int po, int qo, long t, boolean negate, int[] positions, int count,
+      boolean identity) {
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int r = identity ? j : positions[j];
+      positions[kept] = r;
+      kept += ((long) p[po + r] - q[qo + r] == t) != negate ? 1 : 0;
+    }
+    return kept;
+  }
+
   @Override
   public Col eval(Batch batch) {
     Col a = left.eval(batch);
-    Col b = right.eval(batch);
     int n = batch.size();
     Col out = Col.bools(n);
+    if (a.kind == Kind.STRING && (op == Comparison.EQUAL || op == Comparison.NOT_EQUAL)
+        && right instanceof Expr.Literal) {
+      // the constant as it is, not repeated to the batch's size
+      Col literal = ((Expr.Literal) right).value();
+      if (literal.isNull(0)) {
+        for (int i = 0; i < n; i++) {
+          out.setNull(i);
+        }
+        return out;
+      }
+      byte[] constant = literal.strings.bytes(0);
+      for (int i = 0; i < n; i++) {
+        out.longs[i] = a.strings.equalTo(i, constant) == (op == Comparison.EQUAL) ? 1 : 0;
+      }
+      Arith.nulls(a, a, out, n);
+      return out;
+    }
+    Col b = right.eval(batch);
     if (a.kind == Kind.DOUBLE || b.kind == Kind.DOUBLE) {
       for (int i = 0; i < n; i++) {
         out.longs[i] = test(Double.compare(a.asDouble(i), b.asDouble(i))) ? 1 : 0;
-      }
-    } else if (a.kind == Kind.STRING && (op == Comparison.EQUAL || op == Comparison.NOT_EQUAL)
-        && right instanceof Expr.Literal) {
-      byte[] constant = ((Expr.Literal) right).value().strings.bytes(0); // also when the batch is empty
-      for (int i = 0; i < n; i++) {
-        out.longs[i] = a.strings.equalTo(i, constant) == (op == Comparison.EQUAL) ? 1 : 0;
       }
     } else if (a.kind == Kind.STRING) {
       for (int i = 0; i < n; i++) {

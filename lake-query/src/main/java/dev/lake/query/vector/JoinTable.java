@@ -1,5 +1,6 @@
 package dev.lake.query.vector;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -11,11 +12,21 @@ import java.util.Map;
  * distinct join key to the chain of build rows holding it, so a probe row matching a duplicated key yields one output
  * row per build row. Keys are encoded into long tuples: integers, dates and decimals as their unscaled longs, doubles
  * as their bits, strings and decimals beyond a long through a dictionary built here (a probe value absent from it
- * matches nothing). Rows with a NULL key are left out: NULL never equals anything.
+ * matches nothing). Rows with a NULL key are left out: NULL never equals anything. A single integer key of a narrow
+ * enough range is not hashed at all but addressed directly by its offset in the range.
  */
 public final class JoinTable implements AutoCloseable {
   /** Memory charged per build row beyond its values: key words, chain link, slots. */
   private static final int BYTES_PER_ROW_OVERHEAD = 40;
+  /**
+   * A single integer key is addressed directly when its range of values is at most this many times the build rows
+   * (4 bytes a value of the range: about what the hashed table's slots, slot keys, key words and chains take per row) or
+   * at most {@link #MIN_DIRECT_RANGE} values.
+   */
+  private static final long MAX_DIRECT_SPREAD = 16;
+  private static final long MIN_DIRECT_RANGE = 1 << 16;
+  /** The most values a directly addressed range may span (256 MB of heads). */
+  private static final long MAX_DIRECT_RANGE = 1 << 26;
 
   private final int[] keys;
   private final Col[] columns;
@@ -37,9 +48,48 @@ public final class JoinTable implements AutoCloseable {
   private final long[] slotKeys;
   private final long[] bloom;
   private final int bloomMask;
+  /**
+   * For a single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a
+   * primary key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset
+   * from {@link #directMin} indexes {@link #directHead} (its first build row + 1; 0 for none) and a bit of
+   * {@link #directPresent} (which a probe row tests first: an exact filter an eighth of a byte per value, small enough
+   * to stay in cache for a selective join). {@link #directUnique} when no key repeats: no chain to follow. Null when
+   * the hashed table above is used.
+   */
+  private final int[] directHead;
+  private final long[] directPresent;
+  private final long directMin;
+  private final boolean directUnique;
+
+  /** A directly addressed table (see {@link #directHead}); {@code next} chains the rows of a repeated key. */
+  private JoinTable(int[] keys, Col[] columns, int rows, int[] next, int[] head, long[] present, long min,
+      boolean unique, MemoryBudget budget) {
+    this.keys = keys;
+    this.columns = columns;
+    this.rows = rows;
+    this.width = keys.length + 1;
+    this.keyCodes = null;
+    this.slots = null;
+    this.mask = 0;
+    this.first = null;
+    this.next = next;
+    this.dictionary = Map.of();
+    this.budget = budget;
+    this.slotKeys = null;
+    this.bloom = null;
+    this.bloomMask = 0;
+    this.directHead = head;
+    this.directPresent = present;
+    this.directMin = min;
+    this.directUnique = unique;
+  }
 
   private JoinTable(int[] keys, Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
       int[] next, Map<Object, Long> dictionary, MemoryBudget budget) {
+    this.directHead = null;
+    this.directPresent = null;
+    this.directMin = 0;
+    this.directUnique = false;
     this.keys = keys;
     this.columns = columns;
     this.rows = rows;
@@ -87,6 +137,11 @@ public final class JoinTable implements AutoCloseable {
     return h ^ (h >>> 29);
   }
 
+  /** Whether the key is addressed directly, not hashed (see {@link #directHead}). */
+  boolean addressedDirectly() {
+    return directHead != null;
+  }
+
   /** Build rows, distinct keys are not counted. */
   public int rows() {
     return rows;
@@ -112,6 +167,9 @@ public final class JoinTable implements AutoCloseable {
    */
   Matches probe(Batch batch, int[] probeKeys) {
     int n = batch.size();
+    if (directHead != null) {
+      return probeDirect(batch.column(probeKeys[0]), n);
+    }
     if (probeKeys.length == 1) {
       Col key = batch.column(probeKeys[0]);
       if (key.kind == Kind.LONG && key.wide == null && slotKeys != null) {
@@ -171,6 +229,36 @@ public final class JoinTable implements AutoCloseable {
     return matches.done();
   }
 
+  /**
+   * {@link #probe} of a directly addressed table: a value outside the range or without its bit matches nothing, a
+   * NULL or a value beyond a long (no build key is one) neither.
+   */
+  private Matches probeDirect(Col key, int n) {
+    MatchList matches = new MatchList(n);
+    long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    BigDecimal[] wide = key.wide;
+    long[] present = directPresent;
+    int[] head = directHead;
+    long range = head.length;
+    long min = directMin;
+    boolean unique = directUnique;
+    for (int i = 0; i < n; i++) {
+      long offset = values[i] - min;
+      if (Long.compareUnsigned(offset, range) >= 0 || (present[(int) (offset >>> 6)] & (1L << offset)) == 0
+          || nulls != null && nulls[i] || wide != null && wide[i] != null) {
+        continue;
+      }
+      int row = head[(int) offset] - 1;
+      if (unique) {
+        matches.add(i, row);
+      } else {
+        matches.addChain(i, row, next);
+      }
+    }
+    return matches.done();
+  }
+
   /** Matching row pairs: {@code probeRows[i]} of the probe batch joins {@code buildRows[i]} of this table. */
   record Matches(int[] probeRows, int[] buildRows, int count) {}
 
@@ -183,6 +271,17 @@ public final class JoinTable implements AutoCloseable {
     MatchList(int expected) {
       probeRows = new int[Math.max(1, expected)];
       buildRows = new int[probeRows.length];
+    }
+
+    /** Probe row {@code probe} meets build row {@code row}. */
+    void add(int probe, int row) {
+      if (count == probeRows.length) {
+        probeRows = Arrays.copyOf(probeRows, count * 2);
+        buildRows = Arrays.copyOf(buildRows, count * 2);
+      }
+      probeRows[count] = probe;
+      buildRows[count] = row;
+      count++;
     }
 
     /** Probe row {@code probe} meets every build row of the chain from {@code row} ({@code next} links it). */
@@ -285,6 +384,12 @@ public final class JoinTable implements AutoCloseable {
   static JoinTable build(Col[] columns, int rows, int[] keys, MemoryBudget budget) {
     int width = keys.length + 1;
     budget.chargeTo(estimatedBytes(columns, rows));
+    if (keys.length == 1) {
+      JoinTable direct = direct(columns, rows, keys, budget);
+      if (direct != null) {
+        return direct;
+      }
+    }
     Map<Object, Long> dictionary = new HashMap<>();
     long[] codes = new long[rows * width];
     boolean[] skip = new boolean[rows];
@@ -327,6 +432,54 @@ public final class JoinTable implements AutoCloseable {
       }
     }
     return new JoinTable(keys.clone(), columns, rows, width, keyCodes, slots, first, next, dictionary, budget);
+  }
+
+  /**
+   * A directly addressed table over a single integer key (see {@link #directHead}), or null when the key is not one,
+   * has no non-NULL value, or spans too wide a range. Rows are linked in build order: a chain is built from the last
+   * row back.
+   */
+  private static JoinTable direct(Col[] columns, int rows, int[] keys, MemoryBudget budget) {
+    Col key = columns[keys[0]];
+    if (key.kind != Kind.LONG || key.wide != null) {
+      return null;
+    }
+    long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (int i = 0; i < rows; i++) {
+      if (nulls == null || !nulls[i]) {
+        min = Math.min(min, values[i]);
+        max = Math.max(max, values[i]);
+      }
+    }
+    if (min > max) {
+      return null;
+    }
+    long span = max - min; // unsigned
+    long limit = Math.min(MAX_DIRECT_RANGE, Math.max(MIN_DIRECT_RANGE, MAX_DIRECT_SPREAD * rows));
+    if (Long.compareUnsigned(span, limit - 1) > 0) {
+      return null;
+    }
+    int range = (int) span + 1;
+    int[] head = new int[range];
+    long[] present = new long[(range + 63) >>> 6];
+    budget.chargeTo(budget.charged() + 4L * range + 8L * present.length);
+    int[] next = new int[Math.max(1, rows)];
+    boolean unique = true;
+    for (int i = rows - 1; i >= 0; i--) {
+      if (nulls != null && nulls[i]) {
+        continue;
+      }
+      int offset = (int) (values[i] - min);
+      int previous = head[offset];
+      next[i] = previous - 1;
+      unique &= previous == 0;
+      head[offset] = i + 1;
+      present[offset >>> 6] |= 1L << offset;
+    }
+    return new JoinTable(keys.clone(), columns, rows, next, head, present, min, unique, budget);
   }
 
   private static long estimatedBytes(Col[] columns, int rows) {

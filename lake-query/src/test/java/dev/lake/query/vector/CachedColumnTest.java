@@ -92,6 +92,60 @@ class CachedColumnTest {
     }
   }
 
+  /**
+   * A comparison of two cached columns held narrow (dates as shorts with different bases, keys as ints) is tested
+   * in place and keeps exactly the rows a naive comparison keeps, NULLs on either side dropped.
+   */
+  @Test
+  void columnComparisonsOverNarrowColumnsAreExact() {
+    long[][] spans = {{8_000, 10_500}, {8_020, 10_560}, {-2_000_000_000L, 1_000_000_000L},
+        {-1_999_000_000L, 1_100_000_000L}, {0, 200}, {Long.MAX_VALUE - 60_000, Long.MAX_VALUE}};
+    int[][] pairs = {{0, 1}, {1, 0}, {2, 3}, {0, 4}, {0, 2}, {5, 5}};
+    for (int[] pair : pairs) {
+      int rows = 5_000;
+      long[][] values = new long[2][rows];
+      boolean[][] nulls = new boolean[2][rows];
+      for (int side = 0; side < 2; side++) {
+        long[] span = spans[pair[side]];
+        for (int i = 0; i < rows; i++) {
+          values[side][i] = i < 2 ? span[i] : span[0] + random.nextLong(span[1] - span[0] + 1);
+          nulls[side][i] = i > 1 && random.nextInt(13) == 0;
+        }
+      }
+      // some rows equal, so that = and >= have something to keep
+      for (int i = 2; i < rows; i += 4) {
+        if (values[0][i] >= spans[pair[1]][0] && values[0][i] <= spans[pair[1]][1]) {
+          values[1][i] = values[0][i];
+        }
+      }
+      CachedColumn[] columns = {build(values[0], nulls[0]), build(values[1], nulls[1])};
+      for (Comparison op : Comparison.values()) {
+        Compare compare = new Compare(op, new Expr.Input(0, Kind.LONG, 2), new Expr.Input(1, Kind.LONG, 2));
+        ScanBatch batch = ScanBatch.range(columns, 0, rows);
+        int[] positions = new int[rows];
+        int[] count = new int[1];
+        int[] kept = compare.trueRows(batch, count);
+        List<Integer> actual = new ArrayList<>();
+        for (int i = 0; i < count[0]; i++) {
+          actual.add(kept[i]);
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+          if (!nulls[0][i] && !nulls[1][i] && op.test(Long.compare(values[0][i], values[1][i]))) {
+            expected.add(i);
+          }
+        }
+        String what = "spans " + pair[0] + " " + op + " " + pair[1];
+        assertThat(actual).as(what).isEqualTo(expected);
+        boolean bothShorts = pair[0] <= 1 && pair[1] <= 1;
+        if (bothShorts) {
+          assertThat(compare.refine(batch, positions, rows, true)).as(what + ": tested in place")
+              .isEqualTo(expected.size());
+        }
+      }
+    }
+  }
+
   private CachedColumn build(long[] values, boolean[] nulls) {
     CachedColumn.Builder builder = new CachedColumn.Builder(new Col(Kind.LONG, 0, 2), values.length);
     // two loaded batches, as Lance hands them over
