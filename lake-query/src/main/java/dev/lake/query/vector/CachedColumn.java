@@ -105,19 +105,9 @@ final class CachedColumn {
       long[] values = b.longs;
       int rows = b.rows;
       boolean[] nulls = b.anyNull ? b.nulls : null;
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (int i = 0; i < rows; i++) {
-        if (nulls == null || !nulls[i]) {
-          min = Math.min(min, values[i]);
-          max = Math.max(max, values[i]);
-        }
-      }
-      if (min > max) {
-        min = 0; // every row is NULL
-        max = 0;
-      }
-      long span = max - min; // unsigned: the true span fits 64 bits
+      LongSpan range = LongSpan.of(values, nulls, rows);
+      long min = range == null ? 0 : range.min(); // every row NULL: held as zeros
+      long span = range == null ? 0 : range.width();
       if (Long.compareUnsigned(span, 0xFFL) <= 0) {
         long base = min + 128;
         byte[] out = new byte[rows];

@@ -48,60 +48,37 @@ public final class JoinTable implements AutoCloseable {
   private final long[] slotKeys;
   private final long[] bloom;
   private final int bloomMask;
+  /** For a single integer key of a narrow enough range: the directly addressed table; null when hashed. */
+  private final Direct direct;
+
   /**
-   * For a single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a
-   * primary key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset
-   * from {@link #directMin} indexes {@link #directHead} (its first build row + 1; 0 for none) and a bit of
-   * {@link #directPresent} (which a probe row tests first: an exact filter an eighth of a byte per value, small enough
-   * to stay in cache for a selective join). {@link #directUnique} when no key repeats: no chain to follow. Null when
-   * the hashed table above is used.
+   * A single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a primary
+   * key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset from
+   * {@code min} indexes {@code head} (its first build row + 1; 0 for none) and a bit of {@code present} (which a
+   * probe row tests first: an exact filter of an eighth of a byte per value, small enough to stay in cache for a
+   * selective join); {@code unique} when no key repeats: no chain to follow.
    */
-  private final int[] directHead;
-  private final long[] directPresent;
-  private final long directMin;
-  private final boolean directUnique;
+  private record Direct(int[] head, long[] present, long min, boolean unique) {}
 
-  /** A directly addressed table (see {@link #directHead}); {@code next} chains the rows of a repeated key. */
-  private JoinTable(int[] keys, Col[] columns, int rows, int[] next, int[] head, long[] present, long min,
-      boolean unique, MemoryBudget budget) {
-    this.keys = keys;
-    this.columns = columns;
-    this.rows = rows;
-    this.width = keys.length + 1;
-    this.keyCodes = null;
-    this.slots = null;
-    this.mask = 0;
-    this.first = null;
-    this.next = next;
-    this.dictionary = Map.of();
-    this.budget = budget;
-    this.slotKeys = null;
-    this.bloom = null;
-    this.bloomMask = 0;
-    this.directHead = head;
-    this.directPresent = present;
-    this.directMin = min;
-    this.directUnique = unique;
-  }
-
+  /**
+   * A hashed table, or with {@code direct} a directly addressed one (then the hashed arrays are null and the
+   * dictionary empty); {@code next} chains the rows of a repeated key either way.
+   */
   private JoinTable(int[] keys, Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
-      int[] next, Map<Object, Long> dictionary, MemoryBudget budget) {
-    this.directHead = null;
-    this.directPresent = null;
-    this.directMin = 0;
-    this.directUnique = false;
+      int[] next, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct) {
+    this.direct = direct;
     this.keys = keys;
     this.columns = columns;
     this.rows = rows;
     this.width = width;
     this.keyCodes = keyCodes;
     this.slots = slots;
-    this.mask = slots.length - 1;
+    this.mask = slots == null ? 0 : slots.length - 1;
     this.first = first;
     this.next = next;
     this.dictionary = dictionary;
     this.budget = budget;
-    if (keys.length == 1 && dictionary.isEmpty()) {
+    if (slots != null && keys.length == 1 && dictionary.isEmpty()) {
       slotKeys = new long[slots.length];
       for (int slot = 0; slot < slots.length; slot++) {
         if (slots[slot] >= 0) {
@@ -137,9 +114,9 @@ public final class JoinTable implements AutoCloseable {
     return h ^ (h >>> 29);
   }
 
-  /** Whether the key is addressed directly, not hashed (see {@link #directHead}). */
+  /** Whether the key is addressed directly, not hashed (see {@link Direct}). */
   boolean addressedDirectly() {
-    return directHead != null;
+    return direct != null;
   }
 
   /** Build rows, distinct keys are not counted. */
@@ -167,7 +144,7 @@ public final class JoinTable implements AutoCloseable {
    */
   Matches probe(Batch batch, int[] probeKeys) {
     int n = batch.size();
-    if (directHead != null) {
+    if (direct != null) {
       return probeDirect(batch.column(probeKeys[0]), n);
     }
     if (probeKeys.length == 1) {
@@ -238,11 +215,11 @@ public final class JoinTable implements AutoCloseable {
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
     BigDecimal[] wide = key.wide;
-    long[] present = directPresent;
-    int[] head = directHead;
+    long[] present = direct.present();
+    int[] head = direct.head();
     long range = head.length;
-    long min = directMin;
-    boolean unique = directUnique;
+    long min = direct.min();
+    boolean unique = direct.unique();
     for (int i = 0; i < n; i++) {
       long offset = values[i] - min;
       if (Long.compareUnsigned(offset, range) >= 0 || (present[(int) (offset >>> 6)] & (1L << offset)) == 0
@@ -431,11 +408,11 @@ public final class JoinTable implements AutoCloseable {
         slot = (slot + 1) & mask;
       }
     }
-    return new JoinTable(keys.clone(), columns, rows, width, keyCodes, slots, first, next, dictionary, budget);
+    return new JoinTable(keys.clone(), columns, rows, width, keyCodes, slots, first, next, dictionary, budget, null);
   }
 
   /**
-   * A directly addressed table over a single integer key (see {@link #directHead}), or null when the key is not one,
+   * A directly addressed table over a single integer key (see {@link Direct}), or null when the key is not one,
    * has no non-NULL value, or spans too wide a range. Rows are linked in build order: a chain is built from the last
    * row back.
    */
@@ -446,18 +423,12 @@ public final class JoinTable implements AutoCloseable {
     }
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (int i = 0; i < rows; i++) {
-      if (nulls == null || !nulls[i]) {
-        min = Math.min(min, values[i]);
-        max = Math.max(max, values[i]);
-      }
-    }
-    if (min > max) {
+    LongSpan keySpan = LongSpan.of(values, nulls, rows);
+    if (keySpan == null) {
       return null;
     }
-    long span = max - min; // unsigned
+    long min = keySpan.min();
+    long span = keySpan.width();
     long limit = Math.min(MAX_DIRECT_RANGE, Math.max(MIN_DIRECT_RANGE, MAX_DIRECT_SPREAD * rows));
     if (Long.compareUnsigned(span, limit - 1) > 0) {
       return null;
@@ -479,7 +450,8 @@ public final class JoinTable implements AutoCloseable {
       head[offset] = i + 1;
       present[offset >>> 6] |= 1L << offset;
     }
-    return new JoinTable(keys.clone(), columns, rows, next, head, present, min, unique, budget);
+    return new JoinTable(keys.clone(), columns, rows, keys.length + 1, null, null, null, next, Map.of(), budget,
+        new Direct(head, present, min, unique));
   }
 
   private static long estimatedBytes(Col[] columns, int rows) {
