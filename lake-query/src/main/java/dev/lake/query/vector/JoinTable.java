@@ -264,13 +264,7 @@ public final class JoinTable implements AutoCloseable {
     /** Probe row {@code probe} meets every build row of the chain from {@code row} ({@code next} links it). */
     void addChain(int probe, int row, int[] next) {
       for (; row >= 0; row = next[row]) {
-        if (count == probeRows.length) {
-          probeRows = Arrays.copyOf(probeRows, count * 2);
-          buildRows = Arrays.copyOf(buildRows, count * 2);
-        }
-        probeRows[count] = probe;
-        buildRows[count] = row;
-        count++;
+        add(probe, row);
       }
     }
 
