@@ -12,8 +12,9 @@ import java.util.Map;
  * distinct join key to the chain of build rows holding it, so a probe row matching a duplicated key yields one output
  * row per build row. Keys are encoded into long tuples: integers, dates and decimals as their unscaled longs, doubles
  * as their bits, strings and decimals beyond a long through a dictionary built here (a probe value absent from it
- * matches nothing). Rows with a NULL key are left out: NULL never equals anything. A single integer key of a narrow
- * enough range is not hashed at all but addressed directly by its offset in the range.
+ * matches nothing). Rows with a NULL key are left out: NULL never equals anything. Integer keys whose spans fit 62
+ * bits together are packed into one long first ({@link KeyPacking}); a single integer key of a narrow enough range is
+ * not hashed at all but addressed directly by its offset in the range.
  */
 public final class JoinTable implements AutoCloseable {
   /** Memory charged per build row beyond its values: key words, chain link, slots. */
@@ -28,7 +29,6 @@ public final class JoinTable implements AutoCloseable {
   /** The most values a directly addressed range may span (256 MB of heads). */
   private static final long MAX_DIRECT_RANGE = 1 << 26;
 
-  private final int[] keys;
   private final Col[] columns;
   private final int rows;
   private final int width;
@@ -50,6 +50,8 @@ public final class JoinTable implements AutoCloseable {
   private final int bloomMask;
   /** For a single integer key of a narrow enough range: the directly addressed table; null when hashed. */
   private final Direct direct;
+  /** Integer keys packed into one long, which the table then holds as its single key; null for keys as they are. */
+  private final KeyPacking packing;
 
   /**
    * A single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a primary
@@ -64,10 +66,10 @@ public final class JoinTable implements AutoCloseable {
    * A hashed table, or with {@code direct} a directly addressed one (then the hashed arrays are null and the
    * dictionary empty); {@code next} chains the rows of a repeated key either way.
    */
-  private JoinTable(int[] keys, Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
-      int[] next, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct) {
+  private JoinTable(Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
+      int[] next, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct, KeyPacking packing) {
     this.direct = direct;
-    this.keys = keys;
+    this.packing = packing;
     this.columns = columns;
     this.rows = rows;
     this.width = width;
@@ -78,7 +80,7 @@ public final class JoinTable implements AutoCloseable {
     this.next = next;
     this.dictionary = dictionary;
     this.budget = budget;
-    if (slots != null && keys.length == 1 && dictionary.isEmpty()) {
+    if (slots != null && width == 2 && dictionary.isEmpty()) {
       slotKeys = new long[slots.length];
       for (int slot = 0; slot < slots.length; slot++) {
         if (slots[slot] >= 0) {
@@ -119,6 +121,11 @@ public final class JoinTable implements AutoCloseable {
     return direct != null;
   }
 
+  /** Whether several integer keys are packed into one (see {@link KeyPacking}). */
+  boolean packsKeys() {
+    return packing != null;
+  }
+
   /** Build rows, distinct keys are not counted. */
   public int rows() {
     return rows;
@@ -144,19 +151,26 @@ public final class JoinTable implements AutoCloseable {
    */
   Matches probe(Batch batch, int[] probeKeys) {
     int n = batch.size();
-    if (direct != null) {
-      return probeDirect(batch.column(probeKeys[0]), n);
+    Col[] keyColumns = new Col[probeKeys.length];
+    for (int k = 0; k < probeKeys.length; k++) {
+      keyColumns[k] = batch.column(probeKeys[k]);
     }
-    if (probeKeys.length == 1) {
-      Col key = batch.column(probeKeys[0]);
+    if (packing != null) {
+      keyColumns = new Col[] {packing.pack(keyColumns, n)};
+    }
+    if (direct != null) {
+      return probeDirect(keyColumns[0], n);
+    }
+    if (keyColumns.length == 1) {
+      Col key = keyColumns[0];
       if (key.kind == Kind.LONG && key.wide == null && slotKeys != null) {
         return probeLongs(key, n);
       }
     }
     long[] codes = new long[n * width];
     boolean[] skip = new boolean[n];
-    for (int k = 0; k < probeKeys.length; k++) {
-      encodeProbe(k, batch.column(probeKeys[k]), codes, skip, n);
+    for (int k = 0; k < keyColumns.length; k++) {
+      encodeProbe(k, keyColumns[k], codes, skip, n);
     }
     MatchList matches = new MatchList(n);
     for (int i = 0; i < n; i++) {
@@ -274,7 +288,7 @@ public final class JoinTable implements AutoCloseable {
   }
 
   private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
-    encode(k, keys.length, col, codes, skip, n, dictionary, false);
+    encode(k, width - 1, col, codes, skip, n, dictionary, false);
   }
 
   /**
@@ -353,10 +367,18 @@ public final class JoinTable implements AutoCloseable {
    * memory (values, keys, chains) is charged to {@code budget} as the table is built.
    */
   static JoinTable build(Col[] columns, int rows, int[] keys, MemoryBudget budget) {
-    int width = keys.length + 1;
     budget.chargeTo(estimatedBytes(columns, rows));
-    if (keys.length == 1) {
-      JoinTable direct = direct(columns, rows, keys, budget);
+    KeyPacking packing = KeyPacking.of(columns, keys, rows);
+    Col[] keyColumns = new Col[keys.length];
+    for (int k = 0; k < keys.length; k++) {
+      keyColumns[k] = columns[keys[k]];
+    }
+    if (packing != null) {
+      keyColumns = new Col[] {packing.pack(keyColumns, rows)};
+    }
+    int width = keyColumns.length + 1;
+    if (keyColumns.length == 1) {
+      JoinTable direct = direct(keyColumns[0], columns, rows, packing, budget);
       if (direct != null) {
         return direct;
       }
@@ -364,8 +386,8 @@ public final class JoinTable implements AutoCloseable {
     Map<Object, Long> dictionary = new HashMap<>();
     long[] codes = new long[rows * width];
     boolean[] skip = new boolean[rows];
-    for (int k = 0; k < keys.length; k++) {
-      encode(k, keys.length, columns[keys[k]], codes, skip, rows, dictionary, true);
+    for (int k = 0; k < keyColumns.length; k++) {
+      encode(k, keyColumns.length, keyColumns[k], codes, skip, rows, dictionary, true);
     }
     int capacity = Integer.highestOneBit(Math.max(16, rows) * 2 - 1) << 1;
     int[] slots = new int[capacity];
@@ -402,7 +424,8 @@ public final class JoinTable implements AutoCloseable {
         slot = (slot + 1) & mask;
       }
     }
-    return new JoinTable(keys.clone(), columns, rows, width, keyCodes, slots, first, next, dictionary, budget, null);
+    return new JoinTable(columns, rows, width, keyCodes, slots, first, next, dictionary, budget, null,
+        packing);
   }
 
   /**
@@ -410,8 +433,7 @@ public final class JoinTable implements AutoCloseable {
    * has no non-NULL value, or spans too wide a range. Rows are linked in build order: a chain is built from the last
    * row back.
    */
-  private static JoinTable direct(Col[] columns, int rows, int[] keys, MemoryBudget budget) {
-    Col key = columns[keys[0]];
+  private static JoinTable direct(Col key, Col[] columns, int rows, KeyPacking packing, MemoryBudget budget) {
     if (key.kind != Kind.LONG || key.wide != null) {
       return null;
     }
@@ -444,8 +466,8 @@ public final class JoinTable implements AutoCloseable {
       head[offset] = i + 1;
       present[offset >>> 6] |= 1L << offset;
     }
-    return new JoinTable(keys.clone(), columns, rows, keys.length + 1, null, null, null, next, Map.of(), budget,
-        new Direct(head, present, min, unique));
+    return new JoinTable(columns, rows, 2, null, null, null, next, Map.of(), budget,
+        new Direct(head, present, min, unique), packing);
   }
 
   private static long estimatedBytes(Col[] columns, int rows) {

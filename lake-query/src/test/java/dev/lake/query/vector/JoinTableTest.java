@@ -68,6 +68,81 @@ class JoinTableTest {
     }
   }
 
+  /**
+   * Composite integer keys packed into one long (their spans fitting 62 bits: direct or hashed) or, when they do not
+   * fit, encoded as tuples: the same matches as a nested loop, a NULL in any key and a probe value outside a key's
+   * build span matching nothing.
+   */
+  @Test
+  void compositeIntegerKeysMatchAsANestedLoopDoesPackedOrNot() {
+    Object[][] cases = {
+        {"partsupp-like: 2 M parts x 100 K suppliers", new long[][] {{1, 2_000_000}, {1, 100_000}}, 30_000, true},
+        {"two narrow keys, directly addressed", new long[][] {{0, 200}, {-50, 50}}, 20_000, true},
+        {"three keys, one repeated value", new long[][] {{5, 5}, {0, 1_000}, {Long.MAX_VALUE - 90, Long.MAX_VALUE}},
+            10_000, true},
+        {"too wide to pack", new long[][] {{0, 1L << 40}, {0, 1L << 30}}, 10_000, false}};
+    for (Object[] c : cases) {
+      String what = (String) c[0];
+      long[][] spans = (long[][]) c[1];
+      int rows = (int) c[2];
+      int width = spans.length;
+      Col[] build = new Col[width + 1];
+      for (int k = 0; k < width; k++) {
+        build[k] = keys(rows, spans[k][0], spans[k][1], k == 1, false);
+      }
+      // small per-key domains repeat combinations; pair rows up so that some composite keys repeat too
+      for (int i = 3; i < rows; i += 7) {
+        for (int k = 0; k < width; k++) {
+          build[k].longs[i] = build[k].longs[i - 1];
+        }
+      }
+      build[width] = Col.longs(rows, 0);
+      int[] keyIndexes = new int[width];
+      for (int k = 0; k < width; k++) {
+        keyIndexes[k] = k;
+      }
+      try (MemoryBudget budget = MemoryBudget.none()) {
+        JoinTable table = JoinTable.build(build, rows, keyIndexes, budget);
+        assertThat(table.packsKeys()).as(what + ": packed").isEqualTo(c[3]);
+        int n = 3_000;
+        Col[] probe = new Col[width];
+        for (int k = 0; k < width; k++) {
+          long low = spans[k][0];
+          long high = spans[k][1];
+          probe[k] = keys(n, low == Long.MIN_VALUE ? low : low - 3, high == Long.MAX_VALUE ? high : high + 3,
+              k == 0, k == 1);
+        }
+        for (int i = 0; i < n; i += 2) {
+          int from = random.nextInt(rows);
+          for (int k = 0; k < width; k++) {
+            if (!probe[k].isWide(i)) {
+              probe[k].longs[i] = build[k].longs[from];
+            }
+          }
+        }
+        JoinTable.Matches matches = table.probe(Batch.of(probe, n), keyIndexes);
+        List<String> actual = new ArrayList<>();
+        for (int m = 0; m < matches.count(); m++) {
+          actual.add(matches.probeRows()[m] + "-" + matches.buildRows()[m]);
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          for (int r = 0; r < rows; r++) {
+            boolean equal = true;
+            for (int k = 0; k < width && equal; k++) {
+              equal = !probe[k].isNull(i) && !probe[k].isWide(i) && !build[k].isNull(r)
+                  && probe[k].longs[i] == build[k].longs[r];
+            }
+            if (equal) {
+              expected.add(i + "-" + r);
+            }
+          }
+        }
+        assertThat(actual).as(what).isEqualTo(expected).isNotEmpty();
+      }
+    }
+  }
+
   private List<String> nestedLoop(Col probe, int n, Col build, int rows) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
