@@ -3,6 +3,7 @@ package dev.lake.engine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Locale;
+import org.apache.arrow.memory.OutOfMemoryException;
 
 /**
  * The one place where Lance's exceptions become {@link EngineException}s. Lance Java throws no types of its own:
@@ -37,6 +38,10 @@ final class LanceErrors {
     String detail = detail(failure);
     String lower = detail.toLowerCase(Locale.ROOT);
     String what = action + " at " + location.location() + " failed: " + detail;
+    if (outOfMemory(failure)) {
+      // the caller's allocator limit (a query's memory limit), not its input: the cause stays for the status mapping
+      return new EngineException(what + ". The request's memory limit was reached", failure);
+    }
     if (lower.contains("incompatible transaction") || lower.contains("commit conflict")
         || lower.contains("retryable")) {
       return new CommitConflictException(what + ". A newer version that cannot be rebased over was committed after "
@@ -69,6 +74,15 @@ final class LanceErrors {
       return notFound(what, failure);
     }
     return new EngineException(what, failure);
+  }
+
+  private static boolean outOfMemory(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof OutOfMemoryException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean mentionsBadData(String lower) {

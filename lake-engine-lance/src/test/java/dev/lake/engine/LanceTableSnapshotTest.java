@@ -98,6 +98,23 @@ class LanceTableSnapshotTest extends EngineTestSupport {
   }
 
   @Test
+  void aBatchPastItsAllocatorsLimitIsAMemoryFailureNotABadExpression() {
+    // what Arrow's C-data import throws when a scan batch does not fit the query's allocator (seen from a query
+    // past query.memory-limit); a real one leaks Arrow's imported array struct (128 bytes), so it is built here
+    Throwable failure = new IllegalArgumentException("Could not load buffers for field o_orderdate: Date(DAY) not null."
+        + " error message: Unable to allocate buffer of size 262144 due to memory limit",
+        new org.apache.arrow.memory.OutOfMemoryException("Unable to allocate buffer of size 262144 due to memory limit"));
+
+    EngineException translated = LanceErrors.translate("scan of version 1", LanceLocation.of(newLocation("t")), failure,
+        LanceErrors.Input.EXPRESSION);
+
+    assertThat(translated).isNotInstanceOf(InvalidExpressionException.class)
+        .hasMessageContaining("memory limit was reached")
+        .hasMessageNotContaining("Fix the filter")
+        .hasRootCauseInstanceOf(org.apache.arrow.memory.OutOfMemoryException.class);
+  }
+
+  @Test
   void sqlSeesOnlyThePinnedVersion() {
     String location = newLocation("t");
     long v1 = createWithIds(location, 1, 2);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 22: operators whose state outgrows the query's memory limit spill to local disk instead of failing. TPC-H
  * SF 0.1 is loaded once; Q9, Q18, Q21 and a sort of most of lineitem run on a node without a tight limit, then on the
- * same data with {@code query.memory-limit} 16 MB: the same answers, each query spilled (the spill counters grew),
+ * same data with {@code query.memory-limit} 10 MB: the same answers, each query spilled (the spill counters grew),
  * and the spill directory is empty after each — also after a query that failed because its spill budget
  * ({@code query.spill-limit}) was spent too.
  */
@@ -73,7 +73,7 @@ class SpillTest {
     }
 
     Map<String, String> limited = new LinkedHashMap<>(VECTORIZED);
-    limited.put("query.memory-limit", "16MB");
+    limited.put("query.memory-limit", "10MB");
     try (LakeTestServer server = LakeTestServer.start(data, b -> { }, limited);
         Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
       for (Map.Entry<String, String> query : queries.entrySet()) {
@@ -83,13 +83,13 @@ class SpillTest {
         List<List<Object>> expected = unlimited.get(name);
         if (name.startsWith("Q")) {
           assertThat(Answers.difference(answered, expected, TpchQueries.orderBy(Integer.parseInt(name.substring(1)))))
-              .as("%s at 16 MB against the unlimited run", name).isEmpty();
+              .as("%s at 10 MB against the unlimited run", name).isEmpty();
         } else {
-          assertThat(answered).as("%s at 16 MB against the unlimited run", name).isEqualTo(expected);
+          assertThat(answered).as("%s at 10 MB against the unlimited run", name).isEqualTo(expected);
         }
         assertThat(spilled(server)).as("bytes %s spilled", name).isGreaterThan(before);
         assertThat(files(spill)).as("spill files left after %s", name).isEmpty();
-        System.out.printf("SpillTest: %s spilled %.0f bytes at query.memory-limit=16MB%n", name,
+        System.out.printf("SpillTest: %s spilled %.0f bytes at query.memory-limit=10MB%n", name,
             spilled(server) - before);
       }
     }
@@ -98,7 +98,7 @@ class SpillTest {
     try (LakeTestServer server = LakeTestServer.start(data, b -> { }, limited);
         Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
       Throwable failed = catchThrowable(() -> rows(jdbc, TpchQueries.sql(9)));
-      assertThat(failed).as("Q9 with 16 MB of memory and 1 MB of spill disk").isNotNull();
+      assertThat(failed).as("Q9 with 10 MB of memory and 1 MB of spill disk").isNotNull();
       assertThat(failed).hasMessageContaining("query.spill-limit");
       assertThat(spilled(server)).as("it spilled before its spill budget ran out").isGreaterThan(0);
       // the server closes the query's resources as it answers the failure: give it a bounded moment

@@ -27,9 +27,18 @@ public final class JoinBuilder {
   private int rows;
   private int capacity = INITIAL_ROWS;
 
+  /** A builder whose rows may take the query's whole memory limit (a refusal fails the query). */
   public JoinBuilder(JoinSpec spec, BufferAllocator allocator) {
+    this(spec, allocator, false);
+  }
+
+  /**
+   * A builder charged to {@code allocator}; when {@code spillable} (a refusal spills the build side) its rows leave
+   * room for the batches streaming through ({@link MemoryBudget#spillable}).
+   */
+  public JoinBuilder(JoinSpec spec, BufferAllocator allocator, boolean spillable) {
     this.spec = spec;
-    this.budget = new MemoryBudget(allocator);
+    this.budget = spillable ? MemoryBudget.spillable(allocator) : new MemoryBudget(allocator);
     int width = spec.buildShapes().length;
     longs = new long[width][];
     doubles = new double[width][];

@@ -504,9 +504,11 @@ public final class VectorExecutor {
     }
   }
 
+  /** An in-memory aggregate; one that spills when refused (see {@link #aggregate}) leaves the streaming reserve. */
   private static HashAggregate newAggregate(VectorPlan plan, FragmentScans scans) {
+    boolean spillable = plan.keys().length > 0 && scans.spill() != null && scans.spill().enabled();
     return new HashAggregate(plan.keys(), plan.keyShapes(), plan.aggregates(), plan.argShapes(),
-        new MemoryBudget(scans.allocator()));
+        spillable ? MemoryBudget.spillable(scans.allocator()) : new MemoryBudget(scans.allocator()));
   }
 
   /** The share of a sample of the first fragment's rows that the scan condition keeps. */
