@@ -1,0 +1,83 @@
+package dev.lake.query.vector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A vectorized filter runs the conjuncts that cannot fail first, ranges before comparisons, so an OR that leads the
+ * condition (TPC-H Q12's {@code l_shipmode IN ('MAIL', 'SHIP')}) is evaluated only on the rows a range kept; the
+ * rows kept are those every conjunct is true for, NULLs dropped.
+ */
+class FilterTest {
+  private final Random random = new Random(1212);
+
+  @Test
+  void conjunctsThatCannotFailRunFirstAndTheRowsKeptAreExact() {
+    Expr mode = new Expr.Input(0, Kind.LONG, 0);
+    Expr commit = new Expr.Input(1, Kind.LONG, 0);
+    Expr receipt = new Expr.Input(2, Kind.LONG, 0);
+    Expr shipmodeIn = new Logic.Connective(false, List.of(new Compare(Comparison.EQUAL, mode, literal(3)),
+        new Compare(Comparison.EQUAL, mode, literal(5))));
+    Expr commitBeforeReceipt = new Compare(Comparison.LESS, commit, receipt);
+    Expr fromReceipt = new Compare(Comparison.GREATER_OR_EQUAL, receipt, literal(8_766));
+    Expr toReceipt = new Compare(Comparison.LESS, receipt, literal(9_131));
+    Op.Filter filter = new Op.Filter(List.of(shipmodeIn, commitBeforeReceipt, fromReceipt, toReceipt));
+
+    assertThat(filter.conjuncts()).hasSize(3);
+    assertThat(filter.conjuncts().get(0)).as("the receipt date's range first").isInstanceOf(Range.class);
+    assertThat(filter.conjuncts().get(1)).isEqualTo(commitBeforeReceipt);
+    assertThat(filter.conjuncts().get(2)).as("the OR last").isEqualTo(shipmodeIn);
+
+    for (int round = 0; round < 20; round++) {
+      int rows = 1 + random.nextInt(5_000);
+      Col[] columns = {Col.longs(rows, 0), Col.longs(rows, 0), Col.longs(rows, 0)};
+      for (int i = 0; i < rows; i++) {
+        columns[0].longs[i] = random.nextInt(7);
+        columns[1].longs[i] = 8_000 + random.nextInt(2_000);
+        columns[2].longs[i] = columns[1].longs[i] + random.nextInt(60) - 30;
+        for (Col column : columns) {
+          if (random.nextInt(17) == 0) {
+            column.setNull(i);
+          }
+        }
+      }
+      Batch kept = filter.apply(Batch.of(columns, rows));
+      List<List<Long>> expected = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        boolean anyNull = columns[0].isNull(i) || columns[1].isNull(i) || columns[2].isNull(i);
+        long m = columns[0].longs[i];
+        long c = columns[1].longs[i];
+        long r = columns[2].longs[i];
+        if (!anyNull && (m == 3 || m == 5) && c < r && r >= 8_766 && r < 9_131) {
+          expected.add(List.of(m, c, r));
+        }
+      }
+      List<List<Long>> actual = new ArrayList<>();
+      for (int i = 0; i < kept.size(); i++) {
+        actual.add(List.of(kept.column(0).longs[i], kept.column(1).longs[i], kept.column(2).longs[i]));
+      }
+      assertThat(actual).as("round %d, %d rows", round, rows).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void conjunctsThatMayFailKeepTheirOrder() {
+    Expr x = new Expr.Input(0, Kind.LONG, 0);
+    Expr nonZero = new Compare(Comparison.NOT_EQUAL, x, literal(0));
+    Expr first = new Logic.Connective(false, List.of(nonZero, new Compare(Comparison.EQUAL, x, literal(9))));
+    Expr second = new Logic.Connective(true, List.of(nonZero, new Compare(Comparison.LESS, x, literal(4))));
+    Op.Filter filter = new Op.Filter(List.of(first, second, nonZero));
+
+    assertThat(filter.conjuncts()).containsExactly(nonZero, first, second);
+  }
+
+  private static Expr literal(long value) {
+    Col col = Col.longs(1, 0);
+    col.longs[0] = value;
+    return new Expr.Literal(col);
+  }
+}
