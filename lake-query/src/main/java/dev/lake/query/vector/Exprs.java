@@ -81,8 +81,10 @@ public final class Exprs {
   }
 
   /** AND ({@code and}) or OR of the operands. */
+  /** AND or OR; an OR of equalities of one computed operand with constants computes it once. */
   public static Expr connective(boolean and, List<Expr> operands) {
-    return new Logic.Connective(and, operands);
+    Expr shared = and ? null : Logic.SharedOperand.of(operands);
+    return shared != null ? shared : new Logic.Connective(and, operands);
   }
 
   public static Expr not(Expr operand) {

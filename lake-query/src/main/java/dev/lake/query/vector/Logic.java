@@ -34,6 +34,41 @@ final class Logic {
     }
   }
 
+  /**
+   * An OR of equalities of one computed operand with constants ({@code substring(c_phone FROM 1 FOR 2) IN ('13',
+   * '31', ...)}, TPC-H Q22, which Calcite expands into one equality per value): {@code operand} is evaluated once per
+   * batch, and {@code disjunction}, the same OR over column 0 of a batch holding only that value, tests it against
+   * every constant — the same comparisons, so the same answer, NULLs included.
+   */
+  record SharedOperand(Expr operand, Expr disjunction) implements Expr.Bool {
+    @Override
+    public Col eval(Batch batch) {
+      return disjunction.eval(Batch.of(new Col[] {operand.eval(batch)}, batch.size()));
+    }
+
+    /**
+     * {@code operands} of an OR as one {@link SharedOperand} when they are two or more equalities of the same
+     * computed expression (not a plain column, which is read, not computed) with constants; otherwise null.
+     */
+    static Expr of(List<Expr> operands) {
+      if (operands.size() < 2 || !(operands.get(0) instanceof Compare first)
+          || first.left() instanceof Expr.Input || first.left() instanceof Expr.Literal) {
+        return null;
+      }
+      Expr operand = first.left();
+      Expr.Input value = new Expr.Input(0, operand.kind(), operand.scale());
+      List<Expr> rewritten = new java.util.ArrayList<>(operands.size());
+      for (Expr expr : operands) {
+        if (!(expr instanceof Compare compare) || compare.op() != Comparison.EQUAL
+            || !compare.left().equals(operand) || !(compare.right() instanceof Expr.Literal)) {
+          return null;
+        }
+        rewritten.add(new Compare(Comparison.EQUAL, value, compare.right()));
+      }
+      return new SharedOperand(operand, new Connective(false, rewritten));
+    }
+  }
+
   record Not(Expr operand) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {

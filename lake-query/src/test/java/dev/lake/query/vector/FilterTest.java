@@ -75,6 +75,58 @@ class FilterTest {
     assertThat(filter.conjuncts()).containsExactly(nonZero, first, second);
   }
 
+  @Test
+  void anOrOfEqualitiesOfAComputedOperandComputesItOnceAndAnswersAsTheOr() {
+    Expr phone = new Expr.Input(0, Kind.STRING, 0);
+    Expr code = Exprs.substring(phone, 1, 2);
+    List<Expr> equalities = new ArrayList<>();
+    for (String value : new String[] {"13", "31", "23", "29", "30", "18", "17"}) {
+      equalities.add(new Compare(Comparison.EQUAL, code, Exprs.stringLiteral(value)));
+    }
+    List<Expr> withNull = new ArrayList<>(equalities);
+    withNull.add(new Compare(Comparison.EQUAL, code, Exprs.stringLiteral(null)));
+
+    for (List<Expr> operands : List.of(equalities, withNull)) {
+      Expr shared = Exprs.connective(false, operands);
+      assertThat(shared).isInstanceOf(Logic.SharedOperand.class);
+      Expr plain = new Logic.Connective(false, operands);
+      for (int round = 0; round < 10; round++) {
+        int rows = 1 + random.nextInt(3_000);
+        byte[][] phones = new byte[rows][];
+        for (int i = 0; i < rows; i++) {
+          int kind = random.nextInt(20);
+          String text = kind == 0 ? "" : kind == 1 ? "" : kind == 2 ? "1" : kind == 3 ? "é3-4"
+              : (10 + random.nextInt(25)) + "-" + random.nextInt(1_000);
+          phones[i] = text == null ? new byte[0] : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Col column = new Col(Kind.STRING, rows, 0);
+        column.strings = StringSource.of(phones);
+        for (int i = 0; i < rows; i++) {
+          if (random.nextInt(15) == 0) {
+            column.setNull(i);
+          }
+        }
+        Batch batch = Batch.of(new Col[] {column}, rows);
+        Col expected = plain.eval(batch);
+        Col actual = shared.eval(batch);
+        for (int i = 0; i < rows; i++) {
+          String what = "row " + i + " of round " + round + " (" + operands.size() + " values)";
+          assertThat(actual.isNull(i)).as(what).isEqualTo(expected.isNull(i));
+          if (!expected.isNull(i)) {
+            assertThat(actual.longs[i]).as(what).isEqualTo(expected.longs[i]);
+          }
+        }
+      }
+    }
+    // an OR of a plain column's equalities, or of anything else, stays as it is
+    Expr onColumn = Exprs.connective(false, List.of(new Compare(Comparison.EQUAL, phone, Exprs.stringLiteral("a")),
+        new Compare(Comparison.EQUAL, phone, Exprs.stringLiteral("b"))));
+    assertThat(onColumn).isInstanceOf(Logic.Connective.class);
+    Expr mixed = Exprs.connective(false, List.of(equalities.get(0), new Compare(Comparison.LESS, code,
+        Exprs.stringLiteral("2"))));
+    assertThat(mixed).isInstanceOf(Logic.Connective.class);
+  }
+
   private static Expr literal(long value) {
     Col col = Col.longs(1, 0);
     col.longs[0] = value;
