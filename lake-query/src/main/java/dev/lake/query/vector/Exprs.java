@@ -80,8 +80,10 @@ public final class Exprs {
     return new Compare(op, left, right);
   }
 
-  /** AND ({@code and}) or OR of the operands. */
-  /** AND or OR; an OR of equalities of one computed operand with constants computes it once. */
+  /**
+   * AND ({@code and}) or OR of the operands; an OR of equalities of one computed operand with constants computes
+   * the operand once ({@link Logic.SharedOperand}).
+   */
   public static Expr connective(boolean and, List<Expr> operands) {
     Expr shared = and ? null : Logic.SharedOperand.of(operands);
     return shared != null ? shared : new Logic.Connective(and, operands);

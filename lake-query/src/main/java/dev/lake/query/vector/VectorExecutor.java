@@ -363,7 +363,7 @@ public final class VectorExecutor {
     try {
       return aggregateInMemory(plan, scans, work);
     } catch (StateMemoryException e) {
-      if (plan.keys().length == 0 || scans.spill() == null || !scans.spill().enabled()) {
+      if (!spillsGroups(plan, scans)) {
         throw e;
       }
       LOG.info("vectorized aggregate spills table={} reason={}", plan.table(), e.getMessage());
@@ -506,9 +506,13 @@ public final class VectorExecutor {
 
   /** An in-memory aggregate; one that spills when refused (see {@link #aggregate}) leaves the streaming reserve. */
   private static HashAggregate newAggregate(VectorPlan plan, FragmentScans scans) {
-    boolean spillable = plan.keys().length > 0 && scans.spill() != null && scans.spill().enabled();
     return new HashAggregate(plan.keys(), plan.keyShapes(), plan.aggregates(), plan.argShapes(),
-        spillable ? MemoryBudget.spillable(scans.allocator()) : new MemoryBudget(scans.allocator()));
+        spillsGroups(plan, scans) ? MemoryBudget.spillable(scans.allocator()) : new MemoryBudget(scans.allocator()));
+  }
+
+  /** Whether the aggregate goes on partitioned to disk when its groups outgrow memory: it has keys and may spill. */
+  private static boolean spillsGroups(VectorPlan plan, FragmentScans scans) {
+    return plan.keys().length > 0 && scans.spill() != null && scans.spill().enabled();
   }
 
   /** The share of a sample of the first fragment's rows that the scan condition keeps. */
