@@ -103,7 +103,12 @@ final class CachedStatement {
   }
 
   PreparedQuery prepared(String sql) {
-    return new PreparedQuery(sql, validated.resultSchema(), parameterSchema, pins());
+    return prepared(sql, pins());
+  }
+
+  /** The prepared statement at {@code pins}: those it was validated for, or small appends of them. */
+  PreparedQuery prepared(String sql, Map<String, TablePin> pins) {
+    return new PreparedQuery(sql, validated.resultSchema(), parameterSchema, pins);
   }
 
   /**

@@ -54,6 +54,33 @@ final class CatalogTables implements TableResolver {
     return pins;
   }
 
+  /**
+   * Whether {@code pins} pin every table of a statement validated over {@code tables} at the version it was validated
+   * for, or at a later version of the same registration with the same stored schema: the statement's result and
+   * parameter types are then the same at these pins (an execution checks more before it reuses the plan itself,
+   * {@link dev.lake.query.exec.PinnedTables#smallAppendsOf}).
+   */
+  boolean laterRegistrations(Map<String, LanceTable> tables, Map<String, TablePin> pins) {
+    if (!pins.keySet().equals(tables.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, LanceTable> entry : tables.entrySet()) {
+      TablePin pin = pins.get(entry.getKey());
+      TablePin validated = entry.getValue().pin();
+      if (pin.equals(validated)) {
+        continue;
+      }
+      Optional<TableRegistration> current = catalog.table(pin.name());
+      if (!pin.name().equals(validated.name()) || !pin.generation().equals(validated.generation())
+          || !pin.location().equals(validated.location()) || pin.version() <= validated.version()
+          || current.isEmpty() || current.get().version() != pin.version()
+          || !schemaOf(current.get()).equals(entry.getValue().schema())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private TablePin pin(TableReference reference, TableRegistration current) {
     if (!reference.timeTravel()) {
       return TablePin.of(current);

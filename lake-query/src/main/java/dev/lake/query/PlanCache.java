@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * Validated statements by (statement text, the pins their table references resolved to): a repeated statement skips
@@ -27,6 +28,9 @@ final class PlanCache {
   private final LongAdder misses = new LongAdder();
   private final LongAdder busy = new LongAdder();
   private final LongAdder bound = new LongAdder();
+  private final LongAdder reused = new LongAdder();
+  /** The key each statement text was last cached under: where a statement is found for pins it was not cached for. */
+  private final Cache<String, Key> newest;
 
   /**
    * Heap a validated statement retains per character of its text, beyond the text itself: its parse tree, its
@@ -49,6 +53,10 @@ final class PlanCache {
     this.statements = maximumBytes == 0 ? null
         : Caffeine.newBuilder().maximumWeight(maximumBytes)
             .<Key, CachedStatement>weigher((key, statement) -> weight(key.sql()))
+            .executor(Runnable::run).build();
+    this.newest = maximumBytes == 0 ? null
+        : Caffeine.newBuilder().maximumWeight(Math.max(1, maximumBytes / REFERENCE_SHARE))
+            .<String, Key>weigher((sql, key) -> clamp(2L * sql.length() + 256L * (1 + key.pins().size())))
             .executor(Runnable::run).build();
     this.references = maximumBytes == 0 ? null
         : Caffeine.newBuilder().maximumWeight(Math.max(1, maximumBytes / REFERENCE_SHARE))
@@ -85,7 +93,35 @@ final class PlanCache {
 
   /** The statement validated for exactly these pins (by reference key); counts a hit or a miss. */
   Optional<CachedStatement> get(String sql, Map<String, TablePin> pins) {
-    CachedStatement statement = statements == null ? null : statements.getIfPresent(new Key(sql, pins));
+    return get(sql, pins, statement -> false, false);
+  }
+
+  /**
+   * The statement validated for exactly these pins, else the one cached last for {@code sql} (validated for other
+   * pins) if {@code reusable} accepts it for these — a plan made before a small append runs on the appended versions
+   * (docs/performance.md, "Plans across appends"). With {@code keep}, a reused statement is also cached under these
+   * pins (the execution checked it); a prepare only answers from it. Counts a hit (and a reuse) or a miss.
+   */
+  Optional<CachedStatement> get(String sql, Map<String, TablePin> pins, Predicate<CachedStatement> reusable,
+      boolean keep) {
+    if (statements == null) {
+      misses.increment();
+      return Optional.empty();
+    }
+    CachedStatement statement = statements.getIfPresent(new Key(sql, pins));
+    if (statement == null) {
+      Key last = newest.getIfPresent(sql);
+      CachedStatement other = last == null ? null : statements.getIfPresent(last);
+      if (other != null && reusable.test(other)) {
+        statement = other;
+        reused.increment();
+        if (keep) {
+          Key key = new Key(sql, pins);
+          statements.put(key, other);
+          newest.put(sql, key);
+        }
+      }
+    }
     (statement == null ? misses : hits).increment();
     return Optional.ofNullable(statement);
   }
@@ -108,13 +144,15 @@ final class PlanCache {
     if (statements == null) {
       return;
     }
-    statements.put(new Key(sql, statement.pins()), statement);
+    Key key = new Key(sql, statement.pins());
+    statements.put(key, statement);
     references.put(sql, statement.references());
+    newest.put(sql, key);
   }
 
   PlanCacheStats stats() {
     return new PlanCacheStats(hits.sum(), misses.sum(), busy.sum(),
-        statements == null ? 0 : statements.estimatedSize(), bound.sum());
+        statements == null ? 0 : statements.estimatedSize(), bound.sum(), reused.sum());
   }
 
   private record Key(String sql, Map<String, TablePin> pins) {

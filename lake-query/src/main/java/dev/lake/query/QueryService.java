@@ -164,9 +164,11 @@ public final class QueryService implements AutoCloseable {
       CatalogTables tables = new CatalogTables(catalog, this::versionSchema);
       Optional<List<TableReference>> references = plans.references(sql);
       if (references.isPresent()) {
-        Optional<CachedStatement> cached = plans.get(sql, tables.pins(references.get()));
+        Map<String, TablePin> pins = tables.pins(references.get());
+        Optional<CachedStatement> cached = plans.get(sql, pins, statement -> tables.laterRegistrations(
+            statement.validated().tables(), pins), false);
         if (cached.isPresent()) {
-          return cached.get().prepared(sql);
+          return cached.get().prepared(sql, pins); // at these pins: reused across appends, it has older ones
         }
       } else {
         plans.missed();
@@ -223,7 +225,9 @@ public final class QueryService implements AutoCloseable {
       try (HeapCharge charge = HeapCharge.of(resources.allocator(), "parsing and planning this statement",
           HeapCharge.planBytes(sql))) {
         tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown, estimates, vectors);
-        statement = plans.get(sql, keyed).orElse(null);
+        PinnedTables opening = tables;
+        statement = plans.get(sql, keyed, cached -> !cached.validated().explain()
+            && opening.smallAppendsOf(cached.validated().tables()), true).orElse(null);
         if (statement == null) {
           statement = CachedStatement.validate(sql, tables, options, guard);
           plans.put(sql, statement);

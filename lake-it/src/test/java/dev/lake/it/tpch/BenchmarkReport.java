@@ -44,6 +44,7 @@ final class BenchmarkReport {
   private final List<String> singleTable = new ArrayList<>();
   private final List<String> scan = new ArrayList<>();
   private final List<String> answers = new ArrayList<>();
+  private final List<String> appendAnswers = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
   private long directRows;
   private double directMillis;
@@ -199,6 +200,11 @@ final class BenchmarkReport {
     answers.add("Q" + number + ": " + difference.orElse("matches"));
   }
 
+  /** Query {@code number}'s answer after the append against DuckDB's with the same rows appended. */
+  void appendAnswer(int number, java.util.Optional<String> difference) {
+    appendAnswers.add("Q" + number + ": " + difference.orElse("matches"));
+  }
+
   /** Query {@code number} failed in {@code phase} (cold, warm, after append): the run goes on without it. */
   void failed(int number, String phase, Exception failure) {
     String message = cause(failure);
@@ -344,6 +350,12 @@ final class BenchmarkReport {
         coldWorst.isEmpty() ? "none" : String.join(", ", coldWorst), appendGeomean, APPEND_TARGET,
         appendGeomean <= APPEND_TARGET ? "met" : "missed", APPEND_TARGET,
         appendWorst.isEmpty() ? "none" : String.join(", ", appendWorst)));
+    long appendDiffering = appendAnswers.stream().filter(a -> !a.endsWith(": matches")).count();
+    text.append("\nAnswers after the append (each query's second run through JDBC against DuckDB in memory with the"
+        + " same rows appended): " + (appendDiffering == 0 ? "all " + appendAnswers.size() + " match.\n"
+        : appendDiffering + " differ:\n\n"));
+    appendAnswers.stream().filter(a -> !a.endsWith(": matches"))
+        .forEach(a -> text.append("- ").append(a).append('\n'));
   }
 
   private String scaleText() {

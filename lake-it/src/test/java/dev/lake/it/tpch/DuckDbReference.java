@@ -94,6 +94,19 @@ public final class DuckDbReference implements AutoCloseable {
     }
   }
 
+  /** Appends {@code data}'s rows to table {@code name} (as lake's append ingest does). */
+  public void append(String name, ArrowReader data, BufferAllocator allocator) throws SQLException {
+    try (ArrowReader reader = data; ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+        Statement statement = connection.createStatement()) {
+      Data.exportArrayStream(allocator, reader, stream);
+      String source = name + "_arrow_append";
+      connection.unwrap(DuckDBConnection.class).registerArrowStream(source, stream);
+      statement.execute("INSERT INTO " + name + " SELECT * FROM " + source);
+    } catch (java.io.IOException e) {
+      throw new SQLException("closing the Arrow source appended to table " + name + " failed", e);
+    }
+  }
+
   /** Every row of the answer, as JDBC {@code getObject} values. */
   public List<List<Object>> rows(String sql) throws SQLException {
     try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {

@@ -89,7 +89,7 @@ public final class TpchBenchmark {
             parquet, tables)) {
           queries(allocator, server, client, duckDb, onParquet, jdbc);
         }
-        afterAppend(allocator, client, jdbc);
+        afterAppend(allocator, client, jdbc, duckDb);
         if (!options.skipsLoadMeasures()) {
           selectStar(allocator, server, client);
         }
@@ -138,10 +138,17 @@ public final class TpchBenchmark {
     }
   }
 
-  /** A small ingest into lineitem (a new version), then each query's first run, compared with the warm runs. */
-  private void afterAppend(BufferAllocator allocator, FlightTestClient client, Connection jdbc) throws Exception {
+  /**
+   * A small ingest into lineitem (a new version), then each query's first run, compared with the warm runs; the same
+   * rows are appended to DuckDB's in-memory lineitem and each query's answer after the append (a second run) is
+   * checked against DuckDB's.
+   */
+  private void afterAppend(BufferAllocator allocator, FlightTestClient client, Connection jdbc,
+      DuckDbReference duckDb) throws Exception {
     long appended = client.ingest("lineitem", TpchArrow.reader(TpchTable.LINE_ITEM, APPEND_SCALE,
         options.batchRows(), allocator), FlightTestClient.append(), Map.of());
+    duckDb.append("lineitem", TpchArrow.reader(TpchTable.LINE_ITEM, APPEND_SCALE, options.batchRows(), allocator),
+        allocator);
     report.appended(appended);
     BenchmarkReport.log("appended " + appended + " rows to lineitem");
     for (int query : options.queries()) {
@@ -158,6 +165,8 @@ public final class TpchBenchmark {
       }
       report.afterAppend(query, first);
       BenchmarkReport.log("after append Q" + query + " " + first / 1_000_000 + " ms");
+      report.appendAnswer(query, Answers.difference(jdbcRows(jdbc, sql), duckDb.rows(sql),
+          TpchQueries.orderBy(query)));
     }
   }
 

@@ -3,9 +3,9 @@ package dev.lake.query.exec;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.lake.engine.TableSnapshot;
+import dev.lake.query.model.PlannedVersion;
 import dev.lake.query.plan.lance.ColumnStatistics;
 import dev.lake.query.plan.lance.ScanSource;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.OptionalDouble;
@@ -65,18 +65,15 @@ public final class DistinctValueEstimates {
     KeptSketches.TableColumns table = new KeptSketches.TableColumns(snapshot.location(), columns);
     KeptSketches.Sketch last = sketched.get(table).orElse(null);
     try {
-      Set<String> fragments = new HashSet<>();
-      for (int fragment : snapshot.fragmentIds()) {
-        fragments.add(KeptSketches.digest(snapshot.fragmentKey(fragment)));
-      }
+      Set<String> fragments = KeptSketches.fragmentDigests(snapshot);
       long rows = snapshot.countRows();
       if (last != null && last.fragments().equals(fragments) && last.rows() == rows) {
         LOG.debug("column statistics kept location={} version={} columns={} sketched at version={}",
             snapshot.location(), snapshot.version(), columns, last.version());
         return last.estimate();
       }
-      if (last != null && last.version() < snapshot.version() && fragments.containsAll(last.fragments())
-          && rows >= last.rows() && rows - last.rows() <= last.rows() / 10) {
+      if (last != null && last.version() < snapshot.version()
+          && PlannedVersion.smallAppend(last.fragments(), last.rows(), fragments, rows)) {
         LOG.debug("column statistics reused location={} version={} columns={} from version={}",
             snapshot.location(), snapshot.version(), columns, last.version());
         return last.estimate();

@@ -91,6 +91,15 @@ public final class KeptSketches {
     }
   }
 
+  /** The digests of the keys of every fragment {@code snapshot} holds (no I/O beyond its opened manifest). */
+  static Set<String> fragmentDigests(dev.lake.engine.TableSnapshot snapshot) {
+    Set<String> digests = new java.util.HashSet<>();
+    for (int fragment : snapshot.fragmentIds()) {
+      digests.add(digest(snapshot.fragmentKey(fragment)));
+    }
+    return digests;
+  }
+
   synchronized Optional<Sketch> get(TableColumns key) {
     return Optional.ofNullable(sketches.get(key));
   }

@@ -10,7 +10,10 @@ import dev.lake.query.plan.lance.LanceTable;
 import dev.lake.query.plan.lance.ScanSource;
 import dev.lake.query.plan.TableResolver;
 import dev.lake.registry.TableNotFoundException;
+import dev.lake.query.model.ColumnIndex;
+import dev.lake.query.model.PlannedVersion;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -74,7 +77,7 @@ public final class PinnedTables implements TableResolver {
    * table what the join-order heuristics read of its pinned version (row count, column statistics).
    */
   public void openAll(Map<String, LanceTable> tables) {
-    tables.values().forEach(table -> describe(table, open(table.reference(), table.pin())));
+    tables.values().forEach(table -> describe(table, open(table.reference(), pinOf(table))));
   }
 
   /**
@@ -82,14 +85,58 @@ public final class PinnedTables implements TableResolver {
    * their versions' statistics (a parameterized scan binds its values without planning).
    */
   public void openSources(Map<String, LanceTable> tables) {
-    tables.values().forEach(table -> open(table.reference(), table.pin()));
+    tables.values().forEach(table -> open(table.reference(), pinOf(table)));
+  }
+
+  /**
+   * Whether a statement validated and planned over {@code tables} may run at this execution's pins as it is: every
+   * table it reads is pinned here at the version it was planned over, or at a later version of the same registration
+   * that is a small append of it ({@link PlannedVersion#isSmallAppend}: same schema and indexes, every fragment kept,
+   * at most a tenth more rows). Opens the later versions (the execution reads them anyway). False when a table was
+   * never described by an execution (nothing is known of what it was planned over) or this execution does not pin it.
+   */
+  public boolean smallAppendsOf(Map<String, LanceTable> tables) {
+    for (LanceTable table : tables.values()) {
+      TablePin pin = pins.get(table.reference().key());
+      if (pin == null) {
+        return false;
+      }
+      if (pin.equals(table.pin())) {
+        continue;
+      }
+      TablePin planned = table.pin();
+      if (!pin.name().equals(planned.name()) || !pin.generation().equals(planned.generation())
+          || !pin.location().equals(planned.location()) || pin.version() <= planned.version()) {
+        return false;
+      }
+      Optional<PlannedVersion> before = table.plannedVersion();
+      if (before.isEmpty() || !before.get().isSmallAppend(plannedVersion(open(table.reference(), pin).snapshot))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The execution's pin of the table's reference; the table's own when the execution pins none for it. */
+  private TablePin pinOf(LanceTable table) {
+    return pins.getOrDefault(table.reference().key(), table.pin());
   }
 
   private void describe(LanceTable table, Opened opened) {
     table.rowCount(opened.snapshot.countRows());
-    table.indexes(opened.snapshot.indexes().stream().filter(i -> i.columns().size() == 1)
-        .map(i -> new dev.lake.query.model.ColumnIndex(i.name(), i.columns().get(0), i.type())).toList());
+    table.indexes(indexes(opened.snapshot));
     table.statistics(estimates.of(opened.snapshot, resources));
+    table.plannedOver(() -> plannedVersion(opened.snapshot));
+  }
+
+  private static List<ColumnIndex> indexes(TableSnapshot snapshot) {
+    return snapshot.indexes().stream().filter(i -> i.columns().size() == 1)
+        .map(i -> new ColumnIndex(i.name(), i.columns().get(0), i.type())).toList();
+  }
+
+  private static PlannedVersion plannedVersion(TableSnapshot snapshot) {
+    return new PlannedVersion(snapshot.version(), snapshot.schema(), snapshot.countRows(), indexes(snapshot),
+        KeptSketches.fragmentDigests(snapshot));
   }
 
   /** The scan source of every opened reference, by reference key. */

@@ -41,6 +41,7 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
   private volatile long rowCount = -1;
   private volatile ColumnStatistics statistics = ColumnStatistics.UNKNOWN;
   private volatile List<dev.lake.query.model.ColumnIndex> indexes = List.of();
+  private volatile dev.lake.query.model.PlannedVersion planned;
 
   public LanceTable(TableReference reference, TablePin pin, Schema schema) {
     this.reference = Objects.requireNonNull(reference, "reference");
@@ -59,6 +60,27 @@ public final class LanceTable extends AbstractTable implements TranslatableTable
 
   public String name() {
     return pin.name();
+  }
+
+  /** The stored schema of the pinned version. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /**
+   * Records what the statement over this table is planned over: the first version an execution described (the pinned
+   * one); later calls keep the first. A cached plan runs on a later version only if that is a small append of this one
+   * ({@link dev.lake.query.model.PlannedVersion#isSmallAppend}).
+   */
+  public synchronized void plannedOver(java.util.function.Supplier<dev.lake.query.model.PlannedVersion> version) {
+    if (planned == null) {
+      planned = version.get();
+    }
+  }
+
+  /** What the statement was planned over, once an execution described this table; else empty. */
+  public java.util.Optional<dev.lake.query.model.PlannedVersion> plannedVersion() {
+    return java.util.Optional.ofNullable(planned);
   }
 
   /** The stored fields, in table order. */
