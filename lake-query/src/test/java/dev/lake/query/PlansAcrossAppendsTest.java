@@ -77,21 +77,27 @@ class PlansAcrossAppendsTest extends LakeTestSupport {
     }
   }
 
-  private void runAll(QueryService queries, long fromId) {
+  /** Creates the two tables afresh and a service that ran every statement once; the caller closes the service. */
+  private QueryService planned() {
+    nextId = 1;
+    createTable("facts", FACTS, facts(200));
+    dims();
+    QueryService queries = new QueryService(catalog, engine, options());
     for (String sql : STATEMENTS) {
       run(queries, sql);
     }
-    run(queries, BY_ID, fromId);
+    run(queries, BY_ID, 150L);
+    return queries;
+  }
+
+  private TableRegistration facts() {
+    return catalog.table("facts").orElseThrow();
   }
 
   @Test
   void aPlanRunsOnSmallAppendsWithoutBeingPlannedAgainAndReadsTheAppendedRows() {
-    nextId = 1;
-    TableRegistration table = createTable("facts", FACTS, facts(200));
-    dims();
-    QueryService queries = new QueryService(catalog, engine, options());
-    try {
-      runAll(queries, 150);
+    try (QueryService queries = planned()) {
+      TableRegistration table = facts();
       long validated = queries.planCacheStats().misses();
       assertThat(validated).isEqualTo(STATEMENTS.size() + 1);
 
@@ -108,22 +114,16 @@ class PlansAcrossAppendsTest extends LakeTestSupport {
 
       // a third append takes the table past a tenth more rows than planned over: every statement is planned again
       long firstNew = nextId;
-      table = appendRows(table, FACTS, facts(10));
+      appendRows(table, FACTS, facts(10));
       answersEqualAFreshService(queries, firstNew);
       assertThat(queries.planCacheStats().misses()).isEqualTo(validated * 2);
-    } finally {
-      queries.close();
     }
   }
 
   @Test
   void anOverwriteOrAnIndexBuildIsPlannedAgainAndExplainNamesTheVersionItReads() {
-    nextId = 1;
-    TableRegistration table = createTable("facts", FACTS, facts(200));
-    dims();
-    QueryService queries = new QueryService(catalog, engine, options());
-    try {
-      runAll(queries, 150);
+    try (QueryService queries = planned()) {
+      TableRegistration table = facts();
       long validated = queries.planCacheStats().misses();
 
       // an overwrite with as many rows: new fragments
@@ -151,8 +151,6 @@ class PlansAcrossAppendsTest extends LakeTestSupport {
       PreparedQuery again = queries.prepare("EXPLAIN PLAN FOR " + POINT);
       assertThat(collect(queries.execute(again.sql(), again.pins(), List.of(150L), allocator)).rows().toString())
           .contains("version=[" + table.version() + "]");
-    } finally {
-      queries.close();
     }
   }
 }

@@ -21,6 +21,8 @@ import org.duckdb.DuckDBConnection;
 public final class DuckDbReference implements AutoCloseable {
   private final Connection connection;
 
+  private int sources;
+
   private DuckDbReference(Connection connection) {
     this.connection = connection;
   }
@@ -83,27 +85,25 @@ public final class DuckDbReference implements AutoCloseable {
 
   /** Creates table {@code name} with every batch of {@code data} (consumed and closed). */
   public void load(String name, ArrowReader data, BufferAllocator allocator) throws SQLException {
-    try (ArrowReader reader = data; ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        Statement statement = connection.createStatement()) {
-      Data.exportArrayStream(allocator, reader, stream);
-      String source = name + "_arrow_source";
-      connection.unwrap(DuckDBConnection.class).registerArrowStream(source, stream);
-      statement.execute("CREATE TABLE " + name + " AS SELECT * FROM " + source);
-    } catch (java.io.IOException e) {
-      throw new SQLException("closing the Arrow source of table " + name + " failed", e);
-    }
+    fromArrow(name, data, allocator, source -> "CREATE TABLE " + name + " AS SELECT * FROM " + source);
   }
 
   /** Appends {@code data}'s rows to table {@code name} (as lake's append ingest does). */
   public void append(String name, ArrowReader data, BufferAllocator allocator) throws SQLException {
+    fromArrow(name, data, allocator, source -> "INSERT INTO " + name + " SELECT * FROM " + source);
+  }
+
+  /** Registers {@code data} as an Arrow stream and runs the statement {@code sql} makes of the stream's name. */
+  private void fromArrow(String name, ArrowReader data, BufferAllocator allocator,
+      java.util.function.UnaryOperator<String> sql) throws SQLException {
     try (ArrowReader reader = data; ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
         Statement statement = connection.createStatement()) {
       Data.exportArrayStream(allocator, reader, stream);
-      String source = name + "_arrow_append";
+      String source = name + "_arrow_source_" + ++sources; // a registered stream's name is never used twice
       connection.unwrap(DuckDBConnection.class).registerArrowStream(source, stream);
-      statement.execute("INSERT INTO " + name + " SELECT * FROM " + source);
+      statement.execute(sql.apply(source));
     } catch (java.io.IOException e) {
-      throw new SQLException("closing the Arrow source appended to table " + name + " failed", e);
+      throw new SQLException("closing the Arrow source of table " + name + " failed", e);
     }
   }
 
