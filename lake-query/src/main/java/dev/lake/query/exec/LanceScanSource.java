@@ -85,6 +85,21 @@ final class LanceScanSource implements ScanSource {
     }
   }
 
+  @Override
+  public void vectorCollect(VectorPlan plan, java.util.function.Consumer<VectorResult> chunks) {
+    try {
+      vectors.collect(plan, fragmentScans(), chunks);
+      counters.vectorized();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("the query was cancelled while its vectorized scan ran", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("the vectorized scan of " + plan.table() + " failed: " + e.getMessage(), e);
+    }
+  }
+
   private FragmentScans fragmentScans() {
     return new FragmentScans() {
       @Override

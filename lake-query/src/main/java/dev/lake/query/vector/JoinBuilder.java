@@ -9,7 +9,8 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * Collects the rows of a join's build side, as the row runtime produces them (Calcite's values: Integer/Long/Short/
- * Byte, BigDecimal, Integer days for DATE, Double/Float, String, Boolean), into columns, then builds the
+ * Byte, BigDecimal, Integer days for DATE, Double/Float, String, Boolean) or as columns (Arrow batches of a scanned
+ * build side, the rows of a vectorized join tree), into columns, then builds the
  * {@link JoinTable}. Its memory is charged to the query's allocator as it grows (the query's memory limit bounds it);
  * it holds at most {@link JoinSpec#MAX_BUILD_ROWS} rows.
  */
@@ -57,26 +58,8 @@ public final class JoinBuilder {
     }
   }
 
-  /**
-   * Adds one build row, its values in the row runtime's representation (for a {@link JoinSpec#counted} build side,
-   * followed by the number of times it occurs).
-   */
+  /** Adds one build row, its values in the row runtime's representation. */
   public void add(Object[] row) {
-    if (!spec.counted()) {
-      addOnce(row);
-      return;
-    }
-    long copies = ((Number) row[longs.length]).longValue();
-    // room for every copy first: a refused charge adds none of them (the build side then spills whole rows)
-    while (capacity - rows < copies) {
-      grow();
-    }
-    for (long i = 0; i < copies; i++) {
-      addOnce(row);
-    }
-  }
-
-  private void addOnce(Object[] row) {
     if (rows == capacity) {
       grow();
     }
@@ -138,9 +121,17 @@ public final class JoinBuilder {
     add(ScanBatch.all(vectors, rowCount), longs.length);
   }
 
+  /**
+   * Adds every row of {@code chunk} (a build side that is itself a vectorized join: its rows as columns, no detour
+   * through row objects), its columns the build columns in order. A refused charge adds none of its rows.
+   */
+  public void addRows(VectorResult chunk) {
+    addRows(chunk.batch());
+  }
+
   /** Adds every row of a batch whose first {@code width} columns are the build columns, in order. */
   void add(Batch batch, int width) {
-    if (spec.counted() || width != longs.length) {
+    if (width != longs.length) {
       throw new IllegalStateException("a scanned build side must deliver exactly the build columns");
     }
     addRows(batch);

@@ -12,11 +12,9 @@ import java.util.Objects;
  * @param buildShapes kind and scale of every build column (the build side's whole row)
  * @param probeLeft whether the probe side is the join's left input (its columns come first in the output)
  * @param probeWidth the number of probe columns
- * @param counted whether each build row arrives with one more column, its multiplicity (a build side that is itself a
- *     vectorized join, grouped by all its columns): the row is then added that many times
  */
 public record JoinSpec(int slot, int[] probeKeys, int[] buildKeys, Col[] buildShapes, boolean probeLeft,
-    int probeWidth, boolean counted) {
+    int probeWidth) {
   /**
    * The most rows a build side may have at run time (its memory is charged to the query's limit too): the hash table
    * addresses rows and key words with ints.

@@ -73,6 +73,11 @@ public final class PartitionedBuild implements AutoCloseable {
     write(ScanBatch.all(vectors, rowCount));
   }
 
+  /** Adds the rows of a vectorized join tree's chunk, its columns the build columns ({@link JoinBuilder#addRows}). */
+  public void add(VectorResult chunk) {
+    write(chunk.batch());
+  }
+
   /** Adds a batch whose first columns are the build columns. */
   void add(Batch batch) {
     write(batch);

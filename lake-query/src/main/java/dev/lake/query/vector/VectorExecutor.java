@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.slf4j.Logger;
@@ -19,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * aggregated in one pass. Otherwise each fragment is scanned (one Lance scan of every needed column; the filter
  * pushed into Lance only when sampling says it is selective). Either way splits aggregate into partial
  * {@link HashAggregate}s on the runtime's pool, at most two per worker at a time for this query; partials are merged
- * on the calling thread, then the post-aggregate operators, the sort and the limit run on the grouped rows.
+ * on the calling thread, then the post-aggregate operators, the sort and the limit run on the grouped rows
+ * ({@link SplitAggregation}). A rows-only plan's splits hand their rows on instead ({@link SplitRows}).
  */
 public final class VectorExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(VectorExecutor.class);
@@ -41,11 +41,50 @@ public final class VectorExecutor {
     this.batchSize = batchSize;
   }
 
-  /** The result, column by column, sorted and cut ({@link VectorResult}: written into Arrow batches from there). */
+  /**
+   * The result, column by column, sorted and cut ({@link VectorResult}: written into Arrow batches from there); a
+   * {@link VectorPlan#rowsOnly() rows-only} plan's rows in no particular order.
+   */
   public VectorResult run(VectorPlan plan, FragmentScans scans) throws Exception {
+    int inFlight = scansInFlight(scans, plan.columns().size());
+    if (!plan.rowsOnly()) {
+      return execute(plan, scans, work -> SplitAggregation.aggregate(plan, scans, work, runtime.pool(), inFlight));
+    }
+    List<Batch> batches = new ArrayList<>();
+    execute(plan, scans, work -> {
+      SplitRows.collect(work, plan.before(), plan.output().size(), runtime.pool(), inFlight, batches::add);
+      return null;
+    });
+    return batches.isEmpty() ? VectorResult.empty(plan) : VectorResult.of(Batches.concat(batches, plan.output().size()),
+        plan);
+  }
+
+  /**
+   * Runs a {@link VectorPlan#rowsOnly() rows-only} plan, handing its rows to {@code chunks} on the calling thread a
+   * chunk at a time (a split's rows, each value checked like {@link #run}'s), in no particular order.
+   */
+  public void collect(VectorPlan plan, FragmentScans scans, Consumer<VectorResult> chunks) throws Exception {
+    if (!plan.rowsOnly()) {
+      throw new IllegalArgumentException("only a rows-only plan hands its rows on unaggregated");
+    }
+    int inFlight = scansInFlight(scans, plan.columns().size());
+    execute(plan, scans, work -> {
+      SplitRows.collect(work, plan.before(), plan.output().size(), runtime.pool(), inFlight,
+          batch -> chunks.accept(VectorResult.of(batch, plan)));
+      return null;
+    });
+  }
+
+  /** What an execution does with its splits' rows: aggregates them, or hands them on. */
+  @FunctionalInterface
+  private interface Terminal {
+    VectorResult finish(List<SplitWork> work) throws Exception;
+  }
+
+  private VectorResult execute(VectorPlan plan, FragmentScans scans, Terminal terminal) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     if (cacheable(plan, scans, fragments)) {
-      return runCached(plan, scans, fragments);
+      return runCached(plan, scans, fragments, terminal);
     }
     Optional<String> pushed = plan.lanceFilter();
     List<Op> before = new ArrayList<>(plan.before());
@@ -67,7 +106,7 @@ public final class VectorExecutor {
     for (Split split : splits(scans, fragments, pushed.isEmpty())) {
       work.add(sink -> scanFragment(plan, scans, filter, split, prefix, sink));
     }
-    return cut < 0 ? aggregate(plan, scans, work) : staged(plan, scans, work, before, cut);
+    return cut < 0 ? terminal.finish(work) : staged(plan, scans, work, before, cut, terminal);
   }
 
   /**
@@ -174,7 +213,8 @@ public final class VectorExecutor {
    * One pass over every fragment's cached columns (missing ones loaded from Lance first, a fragment per worker), the
    * scan condition evaluated here, splits of {@link VectorRuntime#splitRows()} rows aggregated in parallel.
    */
-  private VectorResult runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments) throws Exception {
+  private VectorResult runCached(VectorPlan plan, FragmentScans scans, List<Integer> fragments, Terminal terminal)
+      throws Exception {
     List<Op> before = new ArrayList<>(plan.before());
     plan.scanFilter().ifPresent(filter -> before.add(0, filter));
     Map<Integer, CachedColumn[]> columns = cachedColumns(plan.columns(), scans, fragments);
@@ -191,7 +231,7 @@ public final class VectorExecutor {
         work.add(sink -> aggregateCached(cached, start, end, prefix, sink));
       }
     }
-    return cut < 0 ? aggregate(plan, scans, work) : staged(plan, scans, work, before, cut);
+    return cut < 0 ? terminal.finish(work) : staged(plan, scans, work, before, cut, terminal);
   }
 
   /** The position of the first join in {@code ops} from {@code from} on whose build side spilled, or -1. */
@@ -209,8 +249,8 @@ public final class VectorExecutor {
    * are written to its probe partitions first; then each partition is joined alone and the rest of the pipeline runs
    * on its rows (up to the next spilled join, which is staged the same way), into the aggregate.
    */
-  private VectorResult staged(VectorPlan plan, FragmentScans scans, List<SplitWork> work, List<Op> before, int cut)
-      throws Exception {
+  private VectorResult staged(VectorPlan plan, FragmentScans scans, List<SplitWork> work, List<Op> before, int cut,
+      Terminal terminal) throws Exception {
     SpilledProbe join = (SpilledProbe) before.get(cut);
     List<Callable<Boolean>> tasks = new ArrayList<>();
     for (SplitWork split : work) {
@@ -229,7 +269,7 @@ public final class VectorExecutor {
       partitions.add(sink -> join.joinPartition(partition, rest, sink));
     }
     LOG.info("vectorized join spilled table={} partitions={}", plan.table(), partitions.size());
-    return next < 0 ? aggregate(plan, scans, partitions) : staged(plan, scans, partitions, before, next);
+    return next < 0 ? terminal.finish(partitions) : staged(plan, scans, partitions, before, next, terminal);
   }
 
   /** {@code names} of every fragment from the cache, missing ones loaded a fragment per worker. */
@@ -348,106 +388,10 @@ public final class VectorExecutor {
     return (int) Math.max(1, Math.min(2L * runtime.threads(), fit));
   }
 
-  /** One split's work: its rows after the plan's {@code before} operators, handed to a sink batch by batch. */
-  @FunctionalInterface
-  private interface SplitWork {
-    void feed(Consumer<Batch> sink) throws Exception;
-  }
-
   /**
-   * Aggregates the splits' rows, then runs the operators after the aggregate and the sort. In memory first (partial
-   * aggregates merged); when the groups outgrow the query's memory limit and the query may spill, again with the
-   * rows partitioned to disk by group key ({@link PartitionedAggregate}).
+   * Runs {@code tasks} on the runtime's pool, at most {@code maxInFlight} at a time, handing each result to
+   * {@code done} on the calling thread; the first failure cancels the rest and is thrown.
    */
-  private VectorResult aggregate(VectorPlan plan, FragmentScans scans, List<SplitWork> work) throws Exception {
-    try {
-      return aggregateInMemory(plan, scans, work);
-    } catch (StateMemoryException e) {
-      if (!spillsGroups(plan, scans)) {
-        throw e;
-      }
-      LOG.info("vectorized aggregate spills table={} reason={}", plan.table(), e.getMessage());
-      return aggregateSpilled(plan, scans, work);
-    }
-  }
-
-  private VectorResult aggregateSpilled(VectorPlan plan, FragmentScans scans, List<SplitWork> work)
-      throws Exception {
-    try (PartitionedAggregate partitions = PartitionedAggregate.of(plan, scans.spill(), scans.allocator())) {
-      List<Callable<Boolean>> tasks = new ArrayList<>();
-      for (SplitWork split : work) {
-        tasks.add(() -> {
-          split.feed(partitions::add);
-          return true;
-        });
-      }
-      parallel(tasks, done -> { }, scansInFlight(scans, plan.columns().size()));
-      OuterProbe.addUnmatchedBuildRows(plan.before(), partitions::add);
-      // Row by row operators (HAVING, projections) run per partition; an aggregate over the groups needs them all.
-      boolean perPartition = plan.after().stream().noneMatch(op -> op instanceof Op.Regroup);
-      UnaryOperator<Batch> after = grouped -> {
-        Batch out = grouped;
-        for (Op op : plan.after()) {
-          out = op.apply(out);
-        }
-        return out;
-      };
-      List<Batch> groups = partitions.results(perPartition ? after : UnaryOperator.identity());
-      if (perPartition) {
-        return VectorResult.of(Batches.concat(groups, plan.output().size()), plan);
-      }
-      return VectorResult.of(after.apply(Batches.concat(groups, plan.keys().length + plan.aggregates().size())),
-          plan);
-    }
-  }
-
-  /** Runs the partial aggregations, merges them, then the operators after the aggregate and the sort. */
-  private VectorResult aggregateInMemory(VectorPlan plan, FragmentScans scans, List<SplitWork> work)
-      throws Exception {
-    List<Callable<HashAggregate>> tasks = new ArrayList<>();
-    // every partial made, closed at the end whatever happened (a task cancelled after it finished keeps its result)
-    List<HashAggregate> partials = java.util.Collections.synchronizedList(new ArrayList<>());
-    for (SplitWork split : work) {
-      tasks.add(() -> {
-        HashAggregate partial = newAggregate(plan, scans);
-        partials.add(partial);
-        try {
-          split.feed(partial::add);
-          return partial;
-        } catch (Exception e) {
-          partial.close();
-          throw e;
-        }
-      });
-    }
-    try (HashAggregate total = newAggregate(plan, scans)) {
-      parallel(tasks, partial -> {
-        try (partial) {
-          total.merge(partial);
-        }
-      }, scansInFlight(scans, plan.columns().size()));
-      OuterProbe.addUnmatchedBuildRows(plan.before(), total::add);
-      Batch grouped = total.result();
-      for (Op op : plan.after()) {
-        grouped = op.apply(grouped);
-      }
-      return VectorResult.of(grouped, plan);
-    } finally {
-      synchronized (partials) {
-        partials.forEach(HashAggregate::close);
-      }
-    }
-  }
-
-  /**
-   * Runs {@code tasks} on the runtime's pool, at most two per worker at a time for this query, handing each result
-   * to {@code done} on the calling thread; the first failure cancels the rest and is thrown.
-   */
-  private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done) throws Exception {
-    parallel(tasks, done, 2 * runtime.threads());
-  }
-
-  /** {@link #parallel(List, Consumer)} with at most {@code maxInFlight} tasks at a time. */
   private <T> void parallel(List<Callable<T>> tasks, Consumer<T> done, int maxInFlight) throws Exception {
     ParallelTasks.run(runtime.pool(), tasks, done, maxInFlight);
   }
@@ -502,17 +446,6 @@ public final class VectorExecutor {
         scans.release(reader);
       }
     }
-  }
-
-  /** An in-memory aggregate; one that spills when refused (see {@link #aggregate}) leaves the streaming reserve. */
-  private static HashAggregate newAggregate(VectorPlan plan, FragmentScans scans) {
-    return new HashAggregate(plan.keys(), plan.keyShapes(), plan.aggregates(), plan.argShapes(),
-        spillsGroups(plan, scans) ? MemoryBudget.spillable(scans.allocator()) : new MemoryBudget(scans.allocator()));
-  }
-
-  /** Whether the aggregate goes on partitioned to disk when its groups outgrow memory: it has keys and may spill. */
-  private static boolean spillsGroups(VectorPlan plan, FragmentScans scans) {
-    return plan.keys().length > 0 && scans.spill() != null && scans.spill().enabled();
   }
 
   /** The share of a sample of the first fragment's rows that the scan condition keeps. */

@@ -8,6 +8,9 @@ import java.util.Optional;
  * A single-table subtree compiled for the vectorized executor: scan {@link #columns} (with {@link #lanceFilter}
  * pushed into Lance, or {@link #scanFilter} evaluated here in a one-pass scan), run {@link #before} per batch,
  * hash-aggregate by {@link #keys} with {@link #aggregates}, run {@link #after} on the grouped rows, then sort and cut.
+ * A {@link #rowsOnly() rows-only} plan (keys, key shapes and argument shapes null, no aggregates, nothing after, no
+ * sort) aggregates nothing: the rows {@link #before} keeps are its result, in no particular order (a join tree that is
+ * another vectorized join's build side).
  *
  * @param keyShapes kind and scale of each key column; {@code argShapes} of each aggregate's argument (null: none)
  * @param output the representation and decimal scale of each result column in the row runtime
@@ -26,6 +29,15 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("a vectorized scan reads at least one column");
     }
+    if (keys == null && (!aggregates.isEmpty() || !after.isEmpty() || !sort.isEmpty() || offset != 0
+        || fetch.isPresent())) {
+      throw new IllegalArgumentException("a rows-only plan has no aggregates, operators after them, sort or limit");
+    }
+  }
+
+  /** Whether the plan aggregates nothing: the rows {@link #before} keeps are its result (see the class comment). */
+  public boolean rowsOnly() {
+    return keys == null;
   }
 
   /** The joins the probe pipeline runs (in {@link #before}), each needing its build side bound per execution. */

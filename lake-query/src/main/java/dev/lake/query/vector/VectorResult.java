@@ -52,6 +52,30 @@ public final class VectorResult {
     return new VectorResult(columns, plan.output(), cut, cut.length);
   }
 
+  /** No rows, with {@code plan}'s result columns (each an empty column of its kind). */
+  static VectorResult empty(VectorPlan plan) {
+    Col[] columns = new Col[plan.output().size()];
+    for (int c = 0; c < columns.length; c++) {
+      VectorPlan.Output output = plan.output().get(c);
+      switch (output.type()) {
+        case DOUBLE:
+        case FLOAT:
+          columns[c] = Col.doubles(0);
+          break;
+        case BOOLEAN:
+          columns[c] = Col.bools(0);
+          break;
+        case STRING:
+          columns[c] = new Col(Kind.STRING, 0, 0);
+          columns[c].strings = StringSource.of(new byte[0][]);
+          break;
+        default:
+          columns[c] = Col.longs(0, output.type() == ResultType.DECIMAL ? output.scale() : 0);
+      }
+    }
+    return new VectorResult(columns, plan.output(), null, 0);
+  }
+
   /**
    * The rows of {@code batch} in order, as {@code types} give them (a chunk of a scan; a BIGINT past its range fails
    * when its value is read).
@@ -66,6 +90,12 @@ public final class VectorResult {
       columns[c] = batch.column(c);
     }
     return columns;
+  }
+
+  /** The rows as one batch of the result columns, in order (the sort and cut applied). */
+  Batch batch() {
+    Batch all = Batch.of(columns, order == null ? rows : columns.length == 0 ? 0 : columns[0].size);
+    return order == null ? all : all.select(order, rows);
   }
 
   public int rowCount() {

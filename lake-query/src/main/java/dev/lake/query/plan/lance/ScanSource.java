@@ -58,6 +58,15 @@ public interface ScanSource {
   dev.lake.query.vector.VectorResult vectorResult(dev.lake.query.vector.VectorPlan plan);
 
   /**
+   * Runs a {@link dev.lake.query.vector.VectorPlan#rowsOnly() rows-only} plan on this table, handing its rows to
+   * {@code chunks} on the calling thread a chunk at a time, in no particular order (by default: all at once).
+   */
+  default void vectorCollect(dev.lake.query.vector.VectorPlan plan,
+      java.util.function.Consumer<dev.lake.query.vector.VectorResult> chunks) {
+    chunks.accept(vectorResult(plan));
+  }
+
+  /**
    * The executing statement's allocator: operators charge their Java-heap state to it, so the query's memory limit
    * bounds them (a vectorized join's build sides).
    */

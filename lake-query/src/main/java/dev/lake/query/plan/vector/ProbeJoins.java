@@ -93,11 +93,11 @@ final class ProbeJoins {
       // Build rows no probe row matches are never needed, so the build side may keep only the matching ones.
       build = SemiJoinReduction.reduce(build, buildKeys, probeLeft ? join.getLeft() : join.getRight(), probeKeys);
     }
-    RelNode counted = VectorJoins.countedBuild(build);
-    builds.add(counted == null ? build : counted);
+    RelNode joined = VectorJoins.joinedBuild(build);
+    builds.add(joined == null ? build : joined);
     List<Op> ops = new ArrayList<>();
     JoinSpec spec = new JoinSpec(slot, probeKeys, buildKeys, buildShapes.toArray(new Col[0]), probeLeft,
-        probeShapes.size(), counted != null);
+        probeShapes.size());
     List<Col> shapes = new ArrayList<>(probeLeft ? probeShapes : buildShapes);
     shapes.addAll(probeLeft ? buildShapes : probeShapes);
     RexNode remaining = RexUtil.composeConjunction(rexBuilder, info.nonEquiConditions);

@@ -49,22 +49,62 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
     Objects.requireNonNull(shape, "shape");
   }
 
-  /** The rows of the aggregate, computed once per execution when first enumerated (replayed after that). */
+  /**
+   * The rows of the aggregate (or of a rows-only plan), computed once per execution when first enumerated (replayed
+   * after that); another vectorized join whose build side they are reads them as columns instead ({@link Rows#collect}).
+   */
   public Enumerable<Object> rows(DataContext root, Enumerable<?>[] builds) {
-    return new AbstractEnumerable<>() {
-      private List<Object> rows;
-
-      @Override
-      public synchronized Enumerator<Object> enumerator() {
-        if (rows == null) {
-          rows = run(root, builds);
-        }
-        return Linq4j.iterableEnumerator(rows);
-      }
-    };
+    return new Rows(this, root, builds);
   }
 
-  private List<Object> run(DataContext root, Enumerable<?>[] builds) {
+  /** {@link #rows}: enumerable by Calcite's runtime, and collectable as columns by a joining vectorized join. */
+  static final class Rows extends AbstractEnumerable<Object> {
+    private final VectorJoinCall call;
+    private final DataContext root;
+    private final Enumerable<?>[] builds;
+    private List<Object> rows;
+
+    private Rows(VectorJoinCall call, DataContext root, Enumerable<?>[] builds) {
+      this.call = call;
+      this.root = root;
+      this.builds = builds;
+    }
+
+    @Override
+    public synchronized Enumerator<Object> enumerator() {
+      if (rows == null) {
+        List<Object> out = new ArrayList<>();
+        call.run(root, builds, (scans, bound) -> {
+          try (Enumerator<Object> enumerator = scans.vectorRows(bound, call.shape).enumerator()) {
+            while (enumerator.moveNext()) {
+              out.add(enumerator.current());
+            }
+          }
+        });
+        rows = out;
+      }
+      return Linq4j.iterableEnumerator(rows);
+    }
+
+    /** Whether {@link #collect} may be used: the plan is rows-only (its rows are not grouped). */
+    boolean collectable() {
+      return call.plan.rowsOnly();
+    }
+
+    /** Runs the rows-only plan (once more), handing its rows to {@code chunks} a chunk at a time. */
+    void collect(java.util.function.Consumer<dev.lake.query.vector.VectorResult> chunks) {
+      call.run(root, builds, (scans, bound) -> scans.vectorCollect(bound, chunks));
+    }
+  }
+
+  /** What an execution does with its probe pipeline once the build sides are bound to it. */
+  @FunctionalInterface
+  private interface Pipeline {
+    void run(ScanSource scans, VectorPlan bound);
+  }
+
+  /** Builds the build sides, binds them to the plan, hands both to {@code pipeline}, then releases the tables. */
+  private void run(DataContext root, Enumerable<?>[] builds, Pipeline pipeline) {
     Object source = root.get(LanceScanCall.sourceVariable(reference));
     if (!(source instanceof ScanSource)) {
       throw new IllegalStateException("no scan source is bound for table reference '" + reference + "'");
@@ -81,13 +121,7 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
         tables.set(spec.slot(), built.table());
         spilled.set(spec.slot(), built.spilled());
       }
-      List<Object> out = new ArrayList<>();
-      try (Enumerator<Object> rows = scans.vectorRows(plan.bind(tables, spilled), shape).enumerator()) {
-        while (rows.moveNext()) {
-          out.add(rows.current());
-        }
-      }
-      return out;
+      pipeline.run(scans, plan.bind(tables, spilled));
     } finally {
       for (JoinTable table : tables) {
         if (table != null) {
@@ -125,6 +159,9 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
 
   private static Built build(JoinSpec spec, Enumerable<?> rows, RowShape rowShape, ScanSource scans,
       AtomicBoolean cancelled) {
+    if (rows instanceof Rows && ((Rows) rows).collectable()) {
+      return build(spec, (Rows) rows, scans, cancelled);
+    }
     BufferAllocator allocator = scans.allocator();
     JoinBuilder builder = new JoinBuilder(spec, allocator, PartitionedBuild.allowed(scans.spill()));
     PartitionedBuild spilled = null;
@@ -154,6 +191,40 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
     } finally {
       if (!built) {
         abandon(builder, spilled);
+      }
+    }
+  }
+
+  /**
+   * A build side that is itself a vectorized join tree: its rows go into the table as columns, a chunk at a time
+   * (past the memory limit, when the query may spill, to disk).
+   */
+  private static Built build(JoinSpec spec, Rows joined, ScanSource scans, AtomicBoolean cancelled) {
+    JoinBuilder builder = new JoinBuilder(spec, scans.allocator(), PartitionedBuild.allowed(scans.spill()));
+    PartitionedBuild[] spilled = new PartitionedBuild[1];
+    boolean built = false;
+    try {
+      joined.collect(chunk -> {
+        if (Thread.currentThread().isInterrupted() || (cancelled != null && cancelled.get())) {
+          throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table");
+        }
+        if (spilled[0] != null) {
+          spilled[0].add(chunk);
+          return;
+        }
+        try {
+          builder.addRows(chunk);
+        } catch (StateMemoryException e) {
+          spilled[0] = spill(builder, spec, scans, e);
+          spilled[0].add(chunk);
+        }
+      });
+      Built result = finish(builder, spilled[0], spec, scans);
+      built = true;
+      return result;
+    } finally {
+      if (!built) {
+        abandon(builder, spilled[0]);
       }
     }
   }

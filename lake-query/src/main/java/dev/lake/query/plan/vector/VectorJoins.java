@@ -14,10 +14,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
-import org.apache.calcite.tools.RelBuilder;
-import org.apache.calcite.util.ImmutableBitSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,16 +48,20 @@ public final class VectorJoins {
    * supports with every build side estimated at most {@link #MAX_BUILD_ROWS} rows; empty otherwise (logged).
    */
   public static Optional<RelNode> of(RelNode top) {
-    return vectorize(top);
+    return vectorize(top, false);
   }
 
-  private static Optional<RelNode> vectorize(RelNode original) {
-    if (joinBelowAggregate(original) == null) {
+  /**
+   * {@code original} as a vectorized join: an aggregate's (see {@link #of}), or with {@code rowsOnly} a tree of joins
+   * under filters and projections whose rows are the result ({@link VectorPlan#rowsOnly()}).
+   */
+  private static Optional<RelNode> vectorize(RelNode original, boolean rowsOnly) {
+    if ((rowsOnly ? joinBelowRows(original) : joinBelowAggregate(original)) == null) {
       return Optional.empty();
     }
     // COUNT(DISTINCT x) as an aggregate over the distinct groups (what the late rules do for Calcite's runtime).
-    RelNode top = DistinctAggregates.expand(original);
-    Join joins = joinBelowAggregate(top);
+    RelNode top = rowsOnly ? original : DistinctAggregates.expand(original);
+    Join joins = rowsOnly ? joinBelowRows(top) : joinBelowAggregate(top);
     if (joins == null) {
       return Optional.empty();
     }
@@ -83,7 +84,7 @@ public final class VectorJoins {
     ProbeJoins probeJoins = new ProbeJoins(probe);
     VectorPlan plan;
     try {
-      plan = VectorPlanner.compile(top, probe, probeJoins);
+      plan = VectorPlanner.compile(top, probe, probeJoins, rowsOnly);
       for (RelNode build : probeJoins.builds()) {
         Double rows = mq.getRowCount(build);
         if (rows != null && rows > MAX_BUILD_ROWS) {
@@ -102,9 +103,10 @@ public final class VectorJoins {
     List<String> kinds = joinKinds(plan);
     String joined = kinds.stream().allMatch("inner"::equals) ? "inner equi-join(s)"
         : "join(s) (" + String.join(", ", kinds) + ")";
-    String why = String.format(Locale.ROOT, "aggregate over %d %s: %s (about %.0f rows) is scanned"
-        + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs",
-        probeJoins.builds().size(), joined, probe.lanceTable().name(), probeRows, probeJoins.builds().size());
+    String why = String.format(Locale.ROOT, "%s %d %s: %s (about %.0f rows) is scanned"
+        + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs%s",
+        rowsOnly ? "rows of" : "aggregate over", probeJoins.builds().size(), joined, probe.lanceTable().name(),
+        probeRows, probeJoins.builds().size(), rowsOnly ? "; its rows go ungrouped into the joining hash table" : "");
     return Optional.of(VectorJoin.of(original, probeJoins.builds(), probe.lanceTable(), plan, why));
   }
 
@@ -127,28 +129,25 @@ public final class VectorJoins {
   }
 
   /**
-   * A build side that is itself a tree of inner joins, vectorized: grouped by all its columns with COUNT(*) (each
-   * distinct row and its multiplicity, so nothing is lost) and run as a {@link VectorJoin} of its own; null when it
-   * is no join tree or cannot be vectorized (it then runs as planned).
+   * A build side that is itself a tree of inner joins, vectorized as a {@link VectorJoin} of its own whose plan is
+   * {@link VectorPlan#rowsOnly() rows-only}: its probe pipeline's rows go straight into the joining hash table, as
+   * they are (no grouping; a row joined twice is added twice, as the join yields it); null when it is no join tree or
+   * cannot be vectorized (it then runs as planned).
    */
-  static RelNode countedBuild(RelNode build) {
-    RelNode rel = build;
+  static RelNode joinedBuild(RelNode build) {
+    return vectorize(build, true).orElse(null);
+  }
+
+  /**
+   * The inner join under {@code top}'s filters and projections, or null when {@code top} heads no such chain (the
+   * shape of a {@link #joinedBuild}).
+   */
+  private static Join joinBelowRows(RelNode top) {
+    RelNode rel = top;
     while (rel instanceof Filter || rel instanceof Project) {
       rel = rel.getInput(0);
     }
-    if (!(rel instanceof Join) || ((Join) rel).getJoinType() != JoinRelType.INNER) {
-      return null;
-    }
-    int width = build.getRowType().getFieldCount();
-    RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(build.getCluster(), null);
-    RelNode grouped = builder.push(build)
-        .aggregate(builder.groupKey(ImmutableBitSet.range(width)), builder.countStar("lake_copies"))
-        .build();
-    if (!(grouped instanceof Aggregate) || grouped.getInput(0) != build
-        || grouped.getRowType().getFieldCount() != width + 1) {
-      return null;
-    }
-    return vectorize(grouped).orElse(null);
+    return rel instanceof Join && ((Join) rel).getJoinType() == JoinRelType.INNER ? (Join) rel : null;
   }
 
   /**

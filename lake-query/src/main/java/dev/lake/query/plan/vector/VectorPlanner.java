@@ -51,6 +51,15 @@ public final class VectorPlanner {
    * each join leads to the scan and turns the join into probe operators (null: a single-table subtree).
    */
   static VectorPlan compile(RelNode subtree, LanceTableScan scan, ProbeJoins joins) throws Unsupported {
+    return compile(subtree, scan, joins, false);
+  }
+
+  /**
+   * {@link #compile(RelNode, LanceTableScan, ProbeJoins)}, or with {@code rowsOnly} a subtree of filters, projections
+   * and joins only, compiled into a {@link VectorPlan#rowsOnly() rows-only} plan: its rows are the result, ungrouped.
+   */
+  static VectorPlan compile(RelNode subtree, LanceTableScan scan, ProbeJoins joins, boolean rowsOnly)
+      throws Unsupported {
     List<RelNode> chain = new ArrayList<>();
     for (RelNode rel = subtree; rel != scan;
         rel = joins != null && rel instanceof Join ? rel.getInput(joins.probeInput((Join) rel)) : rel.getInput(0)) {
@@ -66,7 +75,7 @@ public final class VectorPlanner {
     if (columns.isEmpty()) {
       columns.add(stored.get(0).getName());
     }
-    Pipeline pipeline = new Pipeline(subtree.getCluster().getRexBuilder(), joins);
+    Pipeline pipeline = new Pipeline(subtree.getCluster().getRexBuilder(), joins, rowsOnly);
     for (Field field : scan.outputFields()) {
       pipeline.shapes.add(shape(field));
     }
@@ -93,16 +102,22 @@ public final class VectorPlanner {
     private final List<AggSpec> specs = new ArrayList<>();
     private Col[] argShapes;
     private Sort sort;
+    /** Whether the pipeline's rows are its result (no aggregate, sort or limit allowed). */
+    private final boolean rowsOnly;
 
-    Pipeline(RexBuilder rexBuilder, ProbeJoins joins) {
+    Pipeline(RexBuilder rexBuilder, ProbeJoins joins, boolean rowsOnly) {
       this.rexBuilder = rexBuilder;
       this.joins = joins;
+      this.rowsOnly = rowsOnly;
     }
 
     /** Compiles the next operator up the chain, or says why it cannot. */
     void add(RelNode rel) throws Unsupported {
       if (sort != null) {
         throw new Unsupported("an operator above ORDER BY/LIMIT");
+      }
+      if (rowsOnly && (rel instanceof Aggregate || rel instanceof Sort)) {
+        throw new Unsupported("an aggregate, sort or limit in a rows-only pipeline");
       }
       if (rel instanceof Filter) {
         filter((Filter) rel);
@@ -214,13 +229,17 @@ public final class VectorPlanner {
     /** The compiled plan of {@code subtree}, whose pipeline this is, over the scan's {@code columns}. */
     VectorPlan plan(RelNode subtree, LanceTableScan scan, List<String> columns, Optional<Op.Filter> scanFilter)
         throws Unsupported {
-      if (aggregate == null) {
+      if (aggregate == null && !rowsOnly) {
         throw new Unsupported("a subtree without an aggregate (Lance streams its rows directly)");
       }
       List<VectorPlan.Output> output = new ArrayList<>();
       for (RelDataTypeField field : subtree.getRowType().getFieldList()) {
         ExprCompiler.shape(field.getType());
         output.add(ExprCompiler.output(field.getType()));
+      }
+      if (rowsOnly) {
+        return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(), scanFilter, before, null, null,
+            List.of(), null, List.of(), List.of(), 0, Optional.empty(), output);
       }
       List<VectorPlan.SortKey> sortKeys = new ArrayList<>();
       long offset = 0;

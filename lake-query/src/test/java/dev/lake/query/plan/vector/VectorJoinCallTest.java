@@ -27,6 +27,6 @@ class VectorJoinCallTest {
   }
 
   private static JoinSpec spec(int slot) {
-    return new JoinSpec(slot, new int[] {0}, new int[] {0}, new Col[0], true, 1, false);
+    return new JoinSpec(slot, new int[] {0}, new int[] {0}, new Col[0], true, 1);
   }
 }

@@ -1,0 +1,48 @@
+package dev.lake.query.vector;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * The end of a {@link VectorPlan#rowsOnly() rows-only} plan's execution (a join tree that is the build side of another
+ * vectorized join): the splits run on the pool (at most {@code inFlight} at a time), each collecting the rows its
+ * pipeline kept into one batch, handed to {@code done} on the calling thread as the split finishes — in no particular
+ * order; then the build rows of the plan's outer joins that keep them and that no probe row matched. Nothing is
+ * grouped or deduplicated: a row the pipeline yields twice comes out twice.
+ */
+final class SplitRows {
+  private SplitRows() {}
+
+  static void collect(List<SplitWork> work, List<Op> before, int width, Executor pool, int inFlight,
+      Consumer<Batch> done) throws Exception {
+    List<Callable<Batch>> tasks = new ArrayList<>();
+    for (SplitWork split : work) {
+      tasks.add(() -> {
+        List<Batch> kept = new ArrayList<>();
+        split.feed(batch -> {
+          if (batch.size() > 0) {
+            kept.add(batch);
+          }
+        });
+        return kept.isEmpty() ? null : Batches.concat(kept, width);
+      });
+    }
+    ParallelTasks.run(pool, tasks, batch -> {
+      if (batch != null) {
+        done.accept(batch);
+      }
+    }, inFlight);
+    List<Batch> unmatched = new ArrayList<>();
+    OuterProbe.addUnmatchedBuildRows(before, batch -> {
+      if (batch.size() > 0) {
+        unmatched.add(batch);
+      }
+    });
+    if (!unmatched.isEmpty()) {
+      done.accept(Batches.concat(unmatched, width));
+    }
+  }
+}
