@@ -161,8 +161,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
       // query.auto-analyze: every registration is also queued for a background statistics analysis
-      RegistrationListener registrations = config.autoAnalyze()
-          ? RegistrationListener.all(catalog, query.autoAnalyze(allocator)) : catalog;
+      RegistrationListener analysis = config.autoAnalyze() ? query.autoAnalyze(allocator) : RegistrationListener.NONE;
+      RegistrationListener registrations = RegistrationListener.all(catalog, analysis);
       this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
           b.interceptor, registrations);
       this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
@@ -179,7 +179,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           query::pushdownStats, query::columnCacheStats, query::spillStats)));
       this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime,
           StartupWarmup.executorPhase(config.dataDir().resolve("warmup"), config.warmupRows(),
-              queryOptions, allocator));
+              queryOptions, allocator), analysis);
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override
         public boolean isLeader() {

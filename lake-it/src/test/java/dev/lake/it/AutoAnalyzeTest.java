@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code query.auto-analyze}: a node sketches the columns of every version it registers in the background, after
  * acknowledging the write, and keeps the sketches under {@code data.dir/statistics} — so a node restarted right after
- * a load (no query has run yet) plans its first query without sketching, and answers as without the analysis.
+ * a load (no query has run yet) plans its first query without sketching, and answers as without the analysis; what
+ * a stop left unanalyzed is analyzed after the restart.
  */
 class AutoAnalyzeTest {
   private static final double SCALE = 0.01;
@@ -58,6 +59,19 @@ class AutoAnalyzeTest {
       assertThat(rows(jdbc, q2)).isEqualTo(answer);
       // planned afresh, but with the analysis' sketches: no statement beyond what a warm execution runs
       assertThat(engine.get().statements() - before).isEqualTo(warmRun);
+    }
+  }
+
+  @Test
+  void tablesLeftUnanalyzedAreAnalyzedAfterARestart(@TempDir Path dataDir) throws Exception {
+    AtomicReference<CountingSqlEngine> engine = new AtomicReference<>();
+    // loaded by a node without the analysis (or stopped before it finished): nothing is kept
+    load(dataDir, engine, "false");
+    Path kept = dataDir.resolve("statistics").resolve("distinct-values.txt");
+    assertThat(keptLines(kept)).isZero();
+    try (LakeTestServer server = start(dataDir, engine, "true")) {
+      // the restarted node queues every registered table at start-up and analyzes it in the background
+      Poll.until(Duration.ofSeconds(60), "every registered column analyzed", () -> keptLines(kept) >= 28);
     }
   }
 

@@ -17,7 +17,8 @@ import org.apache.arrow.memory.RootAllocator;
  * (kept between runs), then {@code --restarts} times starts a fresh server over it and runs each of {@code --queries}
  * twice (first run, second run), printing both with the process CPU time they took; {@code --prewarm SQL} runs
  * one statement before them; {@code --warmup-rows N} sets the restarted servers' {@code query.warmup-rows} (0 by default,
- * as test servers; the benchmark starts them as shipped). Every loop is bounded by its counts.
+ * as test servers; the benchmark starts them as shipped), {@code --auto-analyze true|false} the loading and restarted
+ * servers' {@code query.auto-analyze} (test servers: off). Every loop is bounded by its counts.
  */
 public final class ColdProbe {
   private ColdProbe() {}
@@ -71,6 +72,7 @@ public final class ColdProbe {
     int restarts = 1;
     String prewarm = null;
     String warmupRows = "0";
+    Map<String, String> analyze = Map.of();
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--sf" -> scale = Double.parseDouble(args[i + 1]);
@@ -79,13 +81,15 @@ public final class ColdProbe {
         case "--restarts" -> restarts = Integer.parseInt(args[i + 1]);
         case "--prewarm" -> prewarm = args[i + 1];
         case "--warmup-rows" -> warmupRows = args[i + 1];
+        case "--auto-analyze" -> analyze = Map.of("query.auto-analyze", args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N");
+            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N --auto-analyze true|false");
       }
     }
     Path lake = work.resolve("lake");
     if (!Files.exists(lake)) {
-      try (BufferAllocator allocator = new RootAllocator(); LakeTestServer server = LakeTestServer.start(lake);
+      try (BufferAllocator allocator = new RootAllocator();
+          LakeTestServer server = LakeTestServer.start(lake, b -> { }, analyze);
           FlightTestClient client = server.client()) {
         for (TpchTable<?> table : TpchTable.getTables()) {
           client.ingest(table.getTableName(), TpchArrow.reader(table, scale, 65_536, allocator),
@@ -96,7 +100,9 @@ public final class ColdProbe {
     }
     for (int round = 0; round < restarts; round++) {
       long started = System.nanoTime();
-      try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, Map.of("query.warmup-rows", warmupRows));
+      Map<String, String> settings = new java.util.HashMap<>(analyze);
+      settings.put("query.warmup-rows", warmupRows);
+      try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, settings);
           Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
         System.err.println("server started in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         long total = 0;
