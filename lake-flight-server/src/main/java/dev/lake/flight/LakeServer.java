@@ -57,6 +57,7 @@ import dev.lake.query.CachingCatalog;
 import dev.lake.query.vector.ColumnCache;
 import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.MetaStore;
+import dev.lake.registry.RegistrationListener;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableRegistration;
 import java.io.IOException;
@@ -152,11 +153,6 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       // Read-your-writes, wired once: the catalog hears of every registration this node's writes make (and, on a
       // follower, of what the leader registered for it) from the write path itself, never from a request handler.
       this.catalog = opened.add(CachingCatalog.start(store, config.catalog()));
-      this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
-          b.interceptor, catalog);
-      this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
-          b.interceptor, catalog);
-      this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
       QueryOptions queryOptions = new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock,
           config.planCacheSize(), true, config.queryExecutor()).withStatementLimits(config.statementLimits())
           .withSpill(config.spill());
@@ -164,6 +160,14 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())),
           java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
+      // query.auto-analyze: every registration is also queued for a background statistics analysis
+      RegistrationListener analysis = config.autoAnalyze() ? query.autoAnalyze(allocator) : RegistrationListener.NONE;
+      RegistrationListener registrations = RegistrationListener.all(catalog, analysis);
+      this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
+          b.interceptor, registrations);
+      this.maintenance = new Maintenance(store, engine, leadership, locks, locations, clock, config.maintenance(),
+          b.interceptor, registrations);
+      this.scheduler = new MaintenanceScheduler(store, maintenance, leadership);
       query.cleanSpillDirectory();
       Signer signer = new Signer(ClusterSecret.resolve(config.clusterSecret(), config.dataDir()));
       InternalTransport internalTransport = InternalTransport.of(config.security(), config.guard());
@@ -175,7 +179,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           query::pushdownStats, query::columnCacheStats, query::spillStats)));
       this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime,
           StartupWarmup.executorPhase(config.dataDir().resolve("warmup"), config.warmupRows(),
-              queryOptions, allocator));
+              queryOptions, allocator), analysis);
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override
         public boolean isLeader() {

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What a node does before it reports ready (docs/operations.md, "Start-up and readiness"): readiness means "a query
  * of a registered table is answered now", so the first query must not pay for what a node needs once. In order:
- * the catalog snapshot (one listing of the registry), then — when configured ({@code query.warmup-rows}) — the
+ * the catalog snapshot (one listing of the registry; its tables are queued for the background statistics analysis,
+ * {@code query.auto-analyze}, which skips versions analyzed before), then — when configured ({@code query.warmup-rows}) — the
  * executor phase ({@link dev.lake.query.ExecutorWarmup}: a few statements over synthetic tables of its own, so the
  * JIT has compiled the planner's and the vectorized executor's code before a client's first query; it touches no
  * registered table and no cache of the node; a failure there is logged and skipped, it never holds readiness back),
@@ -42,6 +43,7 @@ final class StartupWarmup {
   private final BufferAllocator allocator;
   private final LongSupplier nanoTime;
   private final Phase executor;
+  private final dev.lake.registry.RegistrationListener analysis;
   private boolean executorDone;
   private final AtomicReference<String> state = new AtomicReference<>("not started");
   private volatile boolean done;
@@ -59,6 +61,17 @@ final class StartupWarmup {
   /** @param executor the executor phase, or null for none */
   StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime,
       Phase executor) {
+    this(catalog, query, allocator, nanoTime, executor, dev.lake.registry.RegistrationListener.NONE);
+  }
+
+  /**
+   * @param executor the executor phase, or null for none
+   * @param analysis told of every table of the catalog snapshot ({@code query.auto-analyze}: versions the background
+   *     analysis has not finished before the last stop are queued again; analyzed ones cost nothing)
+   */
+  StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime,
+      Phase executor, dev.lake.registry.RegistrationListener analysis) {
+    this.analysis = analysis;
     this.executor = executor;
     this.executorDone = executor == null;
     this.catalog = catalog;
@@ -84,6 +97,7 @@ final class StartupWarmup {
       long t = nanoTime.getAsLong();
       List<TableRegistration> tables = catalog.tables();
       phases.add(phase("catalog", t, "tables=" + tables.size()));
+      tables.forEach(analysis::registered);
       if (!executorDone) {
         state.set("running: executor warm-up");
         t = nanoTime.getAsLong();

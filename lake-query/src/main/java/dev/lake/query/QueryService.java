@@ -11,6 +11,7 @@ import dev.lake.engine.DatasetNotFoundException;
 import dev.lake.engine.EngineException;
 import dev.lake.engine.TableEngine;
 import dev.lake.engine.TableSnapshot;
+import dev.lake.query.exec.AutoAnalyze;
 import dev.lake.query.exec.DistinctValueEstimates;
 import dev.lake.query.exec.PinnedTables;
 import dev.lake.query.exec.PushdownCounters;
@@ -81,6 +82,7 @@ public final class QueryService implements AutoCloseable {
   private final VectorRuntime vectorRuntime;
   private final dev.lake.query.spill.NodeSpill spill;
   private final VectorExecutor vectors;
+  private AutoAnalyze analyze;
 
   public QueryService(Catalog catalog, TableEngine engine, QueryOptions options) {
     this(catalog, engine, options, VectorRuntime.forCores());
@@ -111,9 +113,30 @@ public final class QueryService implements AutoCloseable {
     this.vectors = new VectorExecutor(vectorRuntime, options.batchSize());
   }
 
-  /** Stops the vectorized executor's worker pool; executions still running fail. */
+  /**
+   * A background analysis of the table versions it is told of ({@link AutoAnalyze}, {@code query.auto-analyze}): it
+   * fills this service's distinct-value estimates, so the first query over a new version does not sketch. Made once;
+   * {@link #close()} stops it.
+   *
+   * @param allocator the parent of each analysis' allocator
+   */
+  public synchronized AutoAnalyze autoAnalyze(BufferAllocator allocator) {
+    if (analyze == null) {
+      analyze = new AutoAnalyze(engine, estimates, allocator, options.memoryLimitBytes());
+    }
+    return analyze;
+  }
+
+  /** Stops the background analysis and the vectorized executor's worker pool; executions still running fail. */
   @Override
   public void close() {
+    AutoAnalyze analysis;
+    synchronized (this) {
+      analysis = analyze;
+    }
+    if (analysis != null) {
+      analysis.close();
+    }
     vectorRuntime.close();
   }
 

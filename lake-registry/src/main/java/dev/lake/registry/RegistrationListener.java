@@ -1,5 +1,6 @@
 package dev.lake.registry;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,22 @@ public interface RegistrationListener {
       Objects.requireNonNull(name, "name");
     }
   };
+
+  /** Tells each of {@code listeners}, in order (the node's catalog first, then its background analysis). */
+  static RegistrationListener all(RegistrationListener... listeners) {
+    List<RegistrationListener> all = List.of(listeners);
+    return new RegistrationListener() {
+      @Override
+      public void registered(TableRegistration registration) {
+        all.forEach(listener -> listener.registered(registration));
+      }
+
+      @Override
+      public void dropped(String name, String generation) {
+        all.forEach(listener -> listener.dropped(name, generation));
+      }
+    };
+  }
 
   /** {@code registration} is registered and acknowledged (a new table, version, or incarnation). */
   void registered(TableRegistration registration);

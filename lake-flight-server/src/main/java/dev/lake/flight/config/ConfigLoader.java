@@ -57,6 +57,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.executor", "auto");
     DEFAULTS.put("query.column-cache", "25%");
     DEFAULTS.put("query.warmup-rows", String.valueOf(LakeConfig.DEFAULT_WARMUP_ROWS));
+    DEFAULTS.put("query.auto-analyze", "true");
     DEFAULTS.put("query.node-memory-limit", "50%");
     DEFAULTS.put("query.spill-dir", null);
     DEFAULTS.put("query.spill-limit", "10GB");
@@ -183,7 +184,8 @@ public final class ConfigLoader {
         dev.lake.query.sql.StatementLimits.fromKeys(values),
         NamespaceSettings.fromKeys(values),
         spill(values, dataDir),
-        integer("query.warmup-rows", values.get("query.warmup-rows")));
+        integer("query.warmup-rows", values.get("query.warmup-rows")),
+        bool("query.auto-analyze", values.get("query.auto-analyze")));
   }
 
   /** {@code query.spill-dir} (default: {@code spill} under the data directory), {@code query.spill-limit} and
@@ -246,6 +248,15 @@ public final class ConfigLoader {
       throw new IllegalArgumentException(key + " = '" + text + "' is not a size (e.g. 512MB) or a share of the heap"
           + " (e.g. 25%)");
     }
+  }
+
+  private static boolean bool(String key, String text) {
+    String t = text == null ? "" : text.strip().toLowerCase(java.util.Locale.ROOT);
+    return switch (t) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(key + " = '" + text + "' is not a boolean: use true or false");
+    };
   }
 
   private static int integer(String key, String text) {

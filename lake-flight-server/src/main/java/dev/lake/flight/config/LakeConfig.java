@@ -50,6 +50,8 @@ import java.util.Optional;
  * @param columnCacheBytes the heap the vectorized executor's decoded-column cache may hold ({@code
  *     query.column-cache}; 0: off)
  * @param warmupRows fact rows of the start-up executor warm-up ({@code query.warmup-rows}; 0: none)
+ * @param autoAnalyze whether each version this node registers is analyzed (its columns' distinct values sketched) in
+ *     the background ({@code query.auto-analyze})
  * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
  *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
@@ -98,7 +100,8 @@ public record LakeConfig(
     dev.lake.query.sql.StatementLimits statementLimits,
     NamespaceSettings namespace,
     dev.lake.query.spill.SpillOptions spill,
-    int warmupRows) {
+    int warmupRows,
+    boolean autoAnalyze) {
 
   /** {@code query.warmup-rows}'s default: fact rows of the start-up executor warm-up. */
   public static final int DEFAULT_WARMUP_ROWS = 262_144;

@@ -33,6 +33,8 @@ public final class LakeTestServer implements AutoCloseable {
     overrides.putIfAbsent("server.port", "0");
     // Test servers start many times per suite: no executor warm-up unless a test asks (query.warmup-rows).
     overrides.putIfAbsent("query.warmup-rows", "0");
+    // ... nor background statistics analysis (it would race tests that count Lance SQL statements)
+    overrides.putIfAbsent("query.auto-analyze", "false");
     LakeConfig config = ConfigLoader.load(Optional.empty(), Map.of(), overrides);
     LakeServer.Builder builder = LakeServer.builder(config);
     customize.accept(builder);

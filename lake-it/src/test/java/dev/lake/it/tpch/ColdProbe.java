@@ -16,7 +16,9 @@ import org.apache.arrow.memory.RootAllocator;
  * A quick look at cold runs without the whole benchmark: loads TPC-H at {@code --sf} into {@code --work}/lake once
  * (kept between runs), then {@code --restarts} times starts a fresh server over it and runs each of {@code --queries}
  * twice (first run, second run), printing both with the process CPU time they took; {@code --prewarm SQL} runs
- * one statement before them. Every loop is bounded by its counts.
+ * one statement before them; {@code --warmup-rows N} sets the restarted servers' {@code query.warmup-rows} (0 by default,
+ * as test servers; the benchmark starts them as shipped), {@code --auto-analyze true|false} the loading and restarted
+ * servers' {@code query.auto-analyze} (test servers: off). Every loop is bounded by its counts.
  */
 public final class ColdProbe {
   private ColdProbe() {}
@@ -27,12 +29,50 @@ public final class ColdProbe {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
+  /**
+   * CPU time in clock ticks per thread group of this process (thread names from /proc with digits dropped, so
+   * {@code lake-vector-0} and {@code lake-vector-1} add up), native threads (Lance's) included.
+   */
+  private static Map<String, Long> threadCpu() {
+    Map<String, Long> ticks = new java.util.TreeMap<>();
+    java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+    if (tasks == null) {
+      return ticks;
+    }
+    for (java.io.File task : tasks) {
+      try {
+        String stat = Files.readString(task.toPath().resolve("stat"));
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String name = stat.substring(open + 1, close).replaceAll("[0-9]+", "#");
+        String[] fields = stat.substring(close + 2).split(" ");
+        ticks.merge(name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
+      } catch (java.io.IOException | RuntimeException e) {
+        // a thread that ended between the listing and the read
+      }
+    }
+    return ticks;
+  }
+
+  /** The thread groups whose CPU grew between two {@link #threadCpu()} readings, in ms, biggest first. */
+  private static String cpuDelta(Map<String, Long> before, Map<String, Long> after) {
+    return after.entrySet().stream()
+        .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) * 10))
+        .filter(e -> e.getValue() > 0)
+        .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+        .limit(8)
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(java.util.stream.Collectors.joining(" "));
+  }
+
   public static void main(String[] args) throws Exception {
     double scale = 0.1;
     Path work = Path.of("lake-it/target/bench/cold-probe");
     List<Integer> queries = java.util.stream.IntStream.rangeClosed(1, 22).boxed().toList();
     int restarts = 1;
     String prewarm = null;
+    String warmupRows = "0";
+    Map<String, String> analyze = Map.of();
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--sf" -> scale = Double.parseDouble(args[i + 1]);
@@ -40,13 +80,16 @@ public final class ColdProbe {
         case "--queries" -> queries = java.util.Arrays.stream(args[i + 1].split(",")).map(Integer::valueOf).toList();
         case "--restarts" -> restarts = Integer.parseInt(args[i + 1]);
         case "--prewarm" -> prewarm = args[i + 1];
+        case "--warmup-rows" -> warmupRows = args[i + 1];
+        case "--auto-analyze" -> analyze = Map.of("query.auto-analyze", args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL");
+            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N --auto-analyze true|false");
       }
     }
     Path lake = work.resolve("lake");
     if (!Files.exists(lake)) {
-      try (BufferAllocator allocator = new RootAllocator(); LakeTestServer server = LakeTestServer.start(lake);
+      try (BufferAllocator allocator = new RootAllocator();
+          LakeTestServer server = LakeTestServer.start(lake, b -> { }, analyze);
           FlightTestClient client = server.client()) {
         for (TpchTable<?> table : TpchTable.getTables()) {
           client.ingest(table.getTableName(), TpchArrow.reader(table, scale, 65_536, allocator),
@@ -57,7 +100,9 @@ public final class ColdProbe {
     }
     for (int round = 0; round < restarts; round++) {
       long started = System.nanoTime();
-      try (LakeTestServer server = LakeTestServer.start(lake);
+      Map<String, String> settings = new java.util.HashMap<>(analyze);
+      settings.put("query.warmup-rows", warmupRows);
+      try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, settings);
           Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
         System.err.println("server started in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         long total = 0;
@@ -70,8 +115,10 @@ public final class ColdProbe {
         for (int query : queries) {
           String sql = TpchQueries.sql(query);
           long cpu0 = cpu();
+          Map<String, Long> threads0 = threadCpu();
           long first = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
           long cpu1 = cpu();
+          System.err.printf("round %d Q%d first-run threads (ms): %s%n", round, query, cpuDelta(threads0, threadCpu()));
           long second = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
           long cpu2 = cpu();
           total += first;

@@ -105,12 +105,14 @@ public final class TpchBenchmark {
   }
 
   /**
-   * A server with the shipped start-up warm-up (test servers turn the executor's off); {@code
-   * -Dlake.bench.warmup-rows=N} (e.g. in LAKE_JAVA_OPTS) sets {@code query.warmup-rows} instead, 0 to compare without.
+   * A server with the shipped start-up warm-up and background statistics analysis (test servers turn both off);
+   * {@code -Dlake.bench.warmup-rows=N} (e.g. in LAKE_JAVA_OPTS) sets {@code query.warmup-rows} instead, 0 to compare
+   * without, and {@code -Dlake.bench.auto-analyze=false} turns {@code query.auto-analyze} off.
    */
   private static LakeTestServer asShipped(Path dataDir) throws Exception {
     return LakeTestServer.start(dataDir, b -> { }, Map.of("query.warmup-rows", String.valueOf(
-        Integer.getInteger("lake.bench.warmup-rows", dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS))));
+        Integer.getInteger("lake.bench.warmup-rows", dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS)),
+        "query.auto-analyze", System.getProperty("lake.bench.auto-analyze", "true")));
   }
 
   /**

@@ -124,6 +124,65 @@ class DistinctValueEstimatesTest {
   }
 
   @Test
+  void aSetOfColumnsIsEstimatedFromItsColumnsSketchesWithoutASketchOfItsOwn(@TempDir Path root) {
+    try (BufferAllocator allocator = new RootAllocator();
+        LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
+      String location = root.resolve("t") + "/";
+      long v1 = engine.create(location, engine.stage(location, pairs(allocator, 0, 20_000)));
+      try (TableSnapshot opened = engine.open(location, v1, allocator);
+          QueryResources resources = new QueryResources(allocator, "estimate", Long.MAX_VALUE)) {
+        CountingSnapshot snapshot = new CountingSnapshot(opened);
+        ColumnStatistics statistics = new DistinctValueEstimates().of(snapshot, resources);
+        double k = statistics.distinctValues(List.of("k")).getAsDouble();
+        double j = statistics.distinctValues(List.of("j")).getAsDouble();
+        assertThat(j).isCloseTo(7.0, offset(0.5));
+        // (k, j) and (j, k): the product of the columns' estimates, at most the rows — no sketch of the set
+        assertThat(statistics.distinctValues(List.of("k", "j"))).hasValue(Math.min(k * j, 20_000));
+        assertThat(statistics.distinctValues(List.of("j", "k"))).hasValue(Math.min(k * j, 20_000));
+        assertThat(snapshot.sqlCalls).isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
+  void aDecimalColumnIsSketchedAndServesTheSetsItIsIn(@TempDir Path root) {
+    try (BufferAllocator allocator = new RootAllocator();
+        LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
+      String location = root.resolve("t") + "/";
+      long v1 = engine.create(location, engine.stage(location, decimals(allocator, 10_000)));
+      try (TableSnapshot opened = engine.open(location, v1, allocator);
+          QueryResources resources = new QueryResources(allocator, "estimate", Long.MAX_VALUE)) {
+        CountingSnapshot snapshot = new CountingSnapshot(opened);
+        ColumnStatistics statistics = new DistinctValueEstimates().of(snapshot, resources);
+        // d = i % 50 as DECIMAL(15,2) (0.00 .. 0.49): 50 values
+        OptionalDouble d = statistics.distinctValues(List.of("d"));
+        assertThat(d).hasValueCloseTo(50.0, offset(1.0));
+        OptionalDouble k = statistics.distinctValues(List.of("k"));
+        assertThat(statistics.distinctValues(List.of("k", "d")))
+            .hasValue(Math.min(k.getAsDouble() * d.getAsDouble(), 10_000));
+        assertThat(snapshot.sqlCalls).isEqualTo(2);
+      }
+    }
+  }
+
+  /** {@code count} rows of k = i and d = (i % 50) / 100 as DECIMAL(15,2). */
+  private static ArrowReader decimals(BufferAllocator allocator, int count) {
+    Schema schema = new Schema(List.of(Field.notNullable("k", new ArrowType.Int(64, true)),
+        Field.notNullable("d", new ArrowType.Decimal(15, 2, 128))));
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    BigIntVector k = (BigIntVector) root.getVector(0);
+    org.apache.arrow.vector.DecimalVector d = (org.apache.arrow.vector.DecimalVector) root.getVector(1);
+    k.allocateNew(count);
+    d.allocateNew(count);
+    for (int i = 0; i < count; i++) {
+      k.set(i, i);
+      d.set(i, java.math.BigDecimal.valueOf(i % 50, 2));
+    }
+    root.setRowCount(count);
+    return reader(allocator, root, schema);
+  }
+
+  @Test
   void aTornLineIsSkipped(@TempDir Path root) throws Exception {
     try (BufferAllocator allocator = new RootAllocator();
         LanceTableEngine engine = new LanceTableEngine(allocator, Map.of())) {
