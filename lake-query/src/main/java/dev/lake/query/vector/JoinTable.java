@@ -14,7 +14,8 @@ import java.util.Map;
  * as their bits, strings and decimals beyond a long through a dictionary built here (a probe value absent from it
  * matches nothing). Rows with a NULL key are left out: NULL never equals anything. Integer keys whose spans fit 62
  * bits together are packed into one long first ({@link KeyPacking}); a single integer key of a narrow enough range is
- * not hashed at all but addressed directly by its offset in the range.
+ * not hashed at all but addressed directly by its offset in the range, and one of a range of at most
+ * {@link #MAX_DIRECT_RANGE} values is hashed behind exact presence bits (one per value of the range).
  */
 public final class JoinTable implements AutoCloseable {
   /** Memory charged per build row beyond its values: key words, chain link, slots. */
@@ -48,6 +49,14 @@ public final class JoinTable implements AutoCloseable {
   private final long[] slotKeys;
   private final long[] bloom;
   private final int bloomMask;
+  /**
+   * For a single integer key of a hashed table whose values span at most {@link #MAX_DIRECT_RANGE} values: an exact
+   * presence bit per value of the span (from {@link #presenceMin}), tested instead of {@link #bloom} — a probe row
+   * whose key the build side lacks costs a subtraction and a bit test, no hashing; null otherwise.
+   */
+  private final long[] presence;
+  private final long presenceMin;
+  private final long presenceRange;
   /** For a single integer key of a narrow enough range: the directly addressed table; null when hashed. */
   private final Direct direct;
   /** Integer keys packed into one long, which the table then holds as its single key; null for keys as they are. */
@@ -87,20 +96,49 @@ public final class JoinTable implements AutoCloseable {
           slotKeys[slot] = keyCodes[2 * slots[slot]];
         }
       }
-      int bits = Integer.highestOneBit(Math.max(64, slots.length * 4 - 1)) << 1;
-      bloom = new long[bits / 64];
-      bloomMask = bits - 1;
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
       for (int slot = 0; slot < slots.length; slot++) {
         if (slots[slot] >= 0) {
-          int bit = (int) (mix(slotKeys[slot]) >>> 32) & bloomMask;
-          bloom[bit >>> 6] |= 1L << bit;
+          min = Math.min(min, slotKeys[slot]);
+          max = Math.max(max, slotKeys[slot]);
         }
       }
-      budget.chargeTo(charged(budget) + slots.length * 8L + bloom.length * 8L);
+      if (min <= max && Long.compareUnsigned(max - min, MAX_DIRECT_RANGE - 1) <= 0) {
+        presenceMin = min;
+        presenceRange = max - min + 1;
+        presence = new long[(int) ((presenceRange + 63) >>> 6)];
+        for (int slot = 0; slot < slots.length; slot++) {
+          if (slots[slot] >= 0) {
+            long offset = slotKeys[slot] - presenceMin;
+            presence[(int) (offset >>> 6)] |= 1L << offset;
+          }
+        }
+        bloom = null;
+        bloomMask = 0;
+        budget.chargeTo(charged(budget) + slots.length * 8L + presence.length * 8L);
+      } else {
+        presence = null;
+        presenceMin = 0;
+        presenceRange = 0;
+        int bits = Integer.highestOneBit(Math.max(64, slots.length * 4 - 1)) << 1;
+        bloom = new long[bits / 64];
+        bloomMask = bits - 1;
+        for (int slot = 0; slot < slots.length; slot++) {
+          if (slots[slot] >= 0) {
+            int bit = (int) (mix(slotKeys[slot]) >>> 32) & bloomMask;
+            bloom[bit >>> 6] |= 1L << bit;
+          }
+        }
+        budget.chargeTo(charged(budget) + slots.length * 8L + bloom.length * 8L);
+      }
     } else {
       slotKeys = null;
       bloom = null;
       bloomMask = 0;
+      presence = null;
+      presenceMin = 0;
+      presenceRange = 0;
     }
   }
 
@@ -119,6 +157,11 @@ public final class JoinTable implements AutoCloseable {
   /** Whether the key is addressed directly, not hashed (see {@link Direct}). */
   boolean addressedDirectly() {
     return direct != null;
+  }
+
+  /** Whether a hashed single integer key is tested against exact presence bits before it is hashed. */
+  boolean filtersByPresence() {
+    return presence != null;
   }
 
   /** Whether several integer keys are packed into one (see {@link KeyPacking}). */
@@ -188,6 +231,9 @@ public final class JoinTable implements AutoCloseable {
 
   /** {@link #probe} for one integer key (the common case: TPC-H's keys), without the tuple encoding. */
   private Matches probeLongs(Col key, int n) {
+    if (presence != null) {
+      return probePresent(key, n);
+    }
     MatchList matches = new MatchList(n);
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
@@ -216,6 +262,38 @@ public final class JoinTable implements AutoCloseable {
         continue;
       }
       matches.addChain(i, first[g], next);
+    }
+    return matches.done();
+  }
+
+  /** {@link #probeLongs} with the {@link #presence} bits: only a key the build side holds is looked up. */
+  private Matches probePresent(Col key, int n) {
+    MatchList matches = new MatchList(n);
+    long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    long[] present = presence;
+    long min = presenceMin;
+    long range = presenceRange;
+    long[] slotted = slotKeys;
+    for (int i = 0; i < n; i++) {
+      long v = values[i];
+      long offset = v - min;
+      if (Long.compareUnsigned(offset, range) >= 0 || (present[(int) (offset >>> 6)] & (1L << offset)) == 0
+          || nulls != null && nulls[i]) {
+        continue;
+      }
+      int slot = (int) mix(v) & mask;
+      int g;
+      while (true) {
+        g = slots[slot];
+        if (g < 0 || slotted[slot] == v) {
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (g >= 0) {
+        matches.addChain(i, first[g], next);
+      }
     }
     return matches.done();
   }

@@ -11,24 +11,31 @@ import org.junit.jupiter.api.Test;
 /**
  * A join table over one integer key finds exactly the build rows a nested loop finds — each probe row's matches in
  * build order, NULLs and values beyond a long matching nothing — whether the key is addressed directly (a range at
- * most sixteen times the rows: dense, filtered, repeated, negative, at the ends of the long range) or hashed (sparse).
+ * most sixteen times the rows: dense, filtered, repeated, negative, at the ends of the long range) or hashed — behind
+ * exact presence bits when the range spans at most 2^26 values, else behind a bit filter (sparse).
  */
 class JoinTableTest {
   private final Random random = new Random(7);
 
   @Test
   void integerKeysMatchAsANestedLoopDoesAddressedDirectlyOrHashed() {
+    // what, low, high, build rows, NULL keys, addressed directly, hashed behind exact presence bits
     Object[][] cases = {
-        {"dense primary key", 0L, 50_000L, 50_000, false, true},
-        {"a filtered key, an eighth of its range", 1L, 400_000L, 50_000, false, true},
-        {"a sixteenth of its range", 1L, 800_000L, 50_000, false, true},
-        {"a seventeenth", 1L, 850_000L, 50_000, false, false},
-        {"repeated keys", -300L, 300L, 20_000, false, true},
-        {"at the low end of the long range", Long.MIN_VALUE, Long.MIN_VALUE + 5_000, 3_000, false, true},
-        {"at the high end of the long range", Long.MAX_VALUE - 5_000, Long.MAX_VALUE, 3_000, false, true},
-        {"with NULL keys", 10L, 20_000L, 15_000, true, true},
-        {"sparse", 0L, 1L << 40, 20_000, false, false},
-        {"the whole long range", Long.MIN_VALUE, Long.MAX_VALUE, 5_000, true, false}};
+        {"dense primary key", 0L, 50_000L, 50_000, false, true, false},
+        {"a filtered key, an eighth of its range", 1L, 400_000L, 50_000, false, true, false},
+        {"a sixteenth of its range", 1L, 800_000L, 50_000, false, true, false},
+        {"a seventeenth", 1L, 850_000L, 50_000, false, false, true},
+        {"few keys of a wide range (a filtered dimension)", 1L, 200_000L, 200, true, false, true},
+        {"repeated keys", -300L, 300L, 20_000, false, true, false},
+        {"at the low end of the long range", Long.MIN_VALUE, Long.MIN_VALUE + 5_000, 3_000, false, true, false},
+        {"at the high end of the long range", Long.MAX_VALUE - 5_000, Long.MAX_VALUE, 3_000, false, true, false},
+        {"hashed at the high end of the long range", Long.MAX_VALUE - 3_000_000, Long.MAX_VALUE, 3_000, true, false,
+            true},
+        {"with NULL keys", 10L, 20_000L, 15_000, true, true, false},
+        {"a range of 2^26 values", -5L, (1L << 26) - 6, 5_000, false, false, true},
+        {"a range of 2^26 + 1 values", -5L, (1L << 26) - 5, 5_000, false, false, false},
+        {"sparse", 0L, 1L << 40, 20_000, false, false, false},
+        {"the whole long range", Long.MIN_VALUE, Long.MAX_VALUE, 5_000, true, false, false}};
     for (Object[] c : cases) {
       String what = (String) c[0];
       long low = (long) c[1];
@@ -43,6 +50,7 @@ class JoinTableTest {
       try (MemoryBudget budget = MemoryBudget.none()) {
         JoinTable table = JoinTable.build(new Col[] {build, payload}, rows, new int[] {0}, budget);
         assertThat(table.addressedDirectly()).as(what + ": addressed directly").isEqualTo(c[5]);
+        assertThat(table.filtersByPresence()).as(what + ": presence bits").isEqualTo(c[6]);
         for (int round = 0; round < 3; round++) {
           int n = 2_000 + random.nextInt(2_000);
           Col probe = keys(n, low == Long.MIN_VALUE ? low : low - 10, high == Long.MAX_VALUE ? high : high + 10,
