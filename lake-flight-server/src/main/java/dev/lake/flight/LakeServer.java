@@ -161,7 +161,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           java.util.Optional.of(config.dataDir().resolve("statistics"))));
       this.query = query;
       // query.auto-analyze: every registration is also queued for a background statistics analysis
-      RegistrationListener analysis = config.autoAnalyze() ? query.autoAnalyze(allocator) : RegistrationListener.NONE;
+      dev.lake.query.exec.AutoAnalyze autoAnalyze = config.autoAnalyze() ? query.autoAnalyze(allocator) : null;
+      RegistrationListener analysis = autoAnalyze == null ? RegistrationListener.NONE : autoAnalyze;
       RegistrationListener registrations = RegistrationListener.all(catalog, analysis);
       this.writes = new WriteCoordinator(store, engine, leadership, locks, locations, allocator, clock,
           b.interceptor, registrations);
@@ -179,7 +180,7 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           query::pushdownStats, query::columnCacheStats, query::spillStats)));
       this.warmup = new StartupWarmup(catalog, query, allocator, System::nanoTime,
           StartupWarmup.executorPhase(config.dataDir().resolve("warmup"), config.warmupRows(),
-              queryOptions, allocator), analysis);
+              queryOptions, allocator), autoAnalyze == null ? registration -> { } : autoAnalyze::queue);
       this.readiness = new Readiness(store::lease, new Readiness.LeaderView() {
         @Override
         public boolean isLeader() {

@@ -43,7 +43,7 @@ final class StartupWarmup {
   private final BufferAllocator allocator;
   private final LongSupplier nanoTime;
   private final Phase executor;
-  private final dev.lake.registry.RegistrationListener analysis;
+  private final java.util.function.Consumer<TableRegistration> analysis;
   private boolean executorDone;
   private final AtomicReference<String> state = new AtomicReference<>("not started");
   private volatile boolean done;
@@ -61,16 +61,17 @@ final class StartupWarmup {
   /** @param executor the executor phase, or null for none */
   StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime,
       Phase executor) {
-    this(catalog, query, allocator, nanoTime, executor, dev.lake.registry.RegistrationListener.NONE);
+    this(catalog, query, allocator, nanoTime, executor, registration -> { });
   }
 
   /**
    * @param executor the executor phase, or null for none
-   * @param analysis told of every table of the catalog snapshot ({@code query.auto-analyze}: versions the background
-   *     analysis has not finished before the last stop are queued again; analyzed ones cost nothing)
+   * @param analysis queues every table of the catalog snapshot for the background analysis ({@code query.auto-analyze}:
+   *     versions it has not finished before the last stop are analyzed; analyzed ones cost nothing). It is not the
+   *     node's registration listener: the warm-up tells the catalog nothing (docs/architecture.md, "Read-your-writes")
    */
   StartupWarmup(Catalog catalog, QueryService query, BufferAllocator allocator, LongSupplier nanoTime,
-      Phase executor, dev.lake.registry.RegistrationListener analysis) {
+      Phase executor, java.util.function.Consumer<TableRegistration> analysis) {
     this.analysis = analysis;
     this.executor = executor;
     this.executorDone = executor == null;
@@ -97,7 +98,7 @@ final class StartupWarmup {
       long t = nanoTime.getAsLong();
       List<TableRegistration> tables = catalog.tables();
       phases.add(phase("catalog", t, "tables=" + tables.size()));
-      tables.forEach(analysis::registered);
+      tables.forEach(analysis);
       if (!executorDone) {
         state.set("running: executor warm-up");
         t = nanoTime.getAsLong();

@@ -65,6 +65,14 @@ public final class AutoAnalyze implements RegistrationListener, AutoCloseable {
   /** Queues the registered version for analysis (never blocks, never throws). */
   @Override
   public void registered(TableRegistration registration) {
+    queue(registration);
+  }
+
+  /**
+   * Queues the registered version of a table for analysis (a restarted node's tables at start-up: versions left
+   * unanalyzed at the last stop are analyzed, analyzed ones cost nothing).
+   */
+  public void queue(TableRegistration registration) {
     analyze(TablePin.of(registration));
   }
 
