@@ -70,6 +70,8 @@ public final class ServerProcess implements AutoCloseable {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("LAKE_TMPDIR", Path.of(System.getProperty("java.io.tmpdir")).resolve("lake-bin").toString());
+    // tests start many servers side by side: none commits and touches its whole heap at start unless a test asks
+    pb.environment().put("LAKE_HEAP_PRETOUCH", "false");
     edit.accept(pb.environment());
     Process process = pb.start();
     List<String> output = Collections.synchronizedList(new ArrayList<>());
