@@ -78,6 +78,19 @@ final class Batches {
     return Batch.of(out, batch.size());
   }
 
+  /**
+   * {@code batch}'s first {@code width} columns copied into arrays of its own: what a sink keeps after its call returns
+   * (a batch of a Lance scan reads the scan's vectors, which its next batch reloads).
+   */
+  static Batch owned(Batch batch, int width) {
+    Col[] out = new Col[width];
+    List<Batch> one = List.of(batch);
+    for (int c = 0; c < width; c++) {
+      out[c] = concatColumn(one, c, batch.size());
+    }
+    return Batch.of(out, batch.size());
+  }
+
   /** The rows of {@code batches} one after the other, their first {@code width} columns. */
   static Batch concat(List<Batch> batches, int width) {
     if (batches.size() == 1) {

@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * vectorized join): the splits run on the pool (at most {@code inFlight} at a time), each collecting the rows its
  * pipeline kept into one batch, handed to {@code done} on the calling thread as the split finishes — in no particular
  * order; then the build rows of the plan's outer joins that keep them and that no probe row matched. Nothing is
- * grouped or deduplicated: a row the pipeline yields twice comes out twice.
+ * grouped or deduplicated: a row the pipeline yields twice comes out twice. Each batch is copied as it comes: a
+ * batch read from a Lance scan (not from the column cache) is valid only while the sink is called.
  */
 final class SplitRows {
   private SplitRows() {}
@@ -24,7 +25,8 @@ final class SplitRows {
         List<Batch> kept = new ArrayList<>();
         split.feed(batch -> {
           if (batch.size() > 0) {
-            kept.add(batch);
+            // copied now: a batch of a Lance scan is valid only during this call
+            kept.add(Batches.owned(batch, width));
           }
         });
         return kept.isEmpty() ? null : Batches.concat(kept, width);
