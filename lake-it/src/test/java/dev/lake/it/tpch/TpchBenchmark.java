@@ -334,7 +334,7 @@ public final class TpchBenchmark {
     return rows;
   }
 
-  private static String explain(Connection jdbc, String sql) throws Exception {
+  static String explain(Connection jdbc, String sql) throws Exception {
     try (Statement statement = jdbc.createStatement();
         ResultSet result = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
       StringBuilder text = new StringBuilder();

@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,7 +63,7 @@ public final class WarmProbe {
         for (int query : queries) {
           String sql = TpchQueries.sql(query);
           if (printPlans && round == 0) {
-            System.err.println("Q" + query + " plan:\n" + explain(jdbc, sql));
+            System.err.println("Q" + query + " plan:\n" + TpchBenchmark.explain(jdbc, sql));
           }
           TpchBenchmark.jdbcDrain(jdbc, sql);
           List<Long> times = new ArrayList<>();
@@ -80,7 +78,7 @@ public final class WarmProbe {
           Collections.sort(cpus);
           System.err.printf("window Q%d %d %d%n", query, from, System.currentTimeMillis());
           for (int run = 0; run < Math.min(runs, 5); run++) {
-            plans.add(BenchClock.time(() -> explain(jdbc, sql)));
+            plans.add(BenchClock.time(() -> TpchBenchmark.explain(jdbc, sql)));
           }
           Collections.sort(times);
           Collections.sort(plans);
@@ -100,16 +98,5 @@ public final class WarmProbe {
   private static long cpu() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
-  }
-
-  private static String explain(Connection jdbc, String sql) throws Exception {
-    try (Statement statement = jdbc.createStatement();
-        ResultSet result = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-      StringBuilder text = new StringBuilder();
-      while (result.next()) {
-        text.append(result.getString(1)).append('\n');
-      }
-      return text.toString();
-    }
   }
 }

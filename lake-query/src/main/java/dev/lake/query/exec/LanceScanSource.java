@@ -71,32 +71,38 @@ final class LanceScanSource implements ScanSource {
   /** Runs a vectorized plan on this snapshot; counted like a pushed-down statement. */
   @Override
   public VectorResult vectorResult(VectorPlan plan) {
-    try {
-      VectorResult result = vectors.run(plan, fragmentScans());
-      counters.vectorized();
-      return result;
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("the query was cancelled while its vectorized scan ran", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("the vectorized scan of " + plan.table() + " failed: " + e.getMessage(), e);
-    }
+    return vectorized(plan, () -> vectors.run(plan, fragmentScans()));
   }
 
   @Override
   public void vectorCollect(VectorPlan plan, java.util.function.Consumer<VectorResult> chunks) {
-    try {
+    vectorized(plan, () -> {
       vectors.collect(plan, fragmentScans(), chunks);
-      counters.vectorized();
+      return null;
+    });
+  }
+
+  /** Runs {@code work} (a vectorized scan of {@code plan}) and counts it. */
+  private <T> T vectorized(VectorPlan plan, java.util.concurrent.Callable<T> work) {
+    T result = unchecked(work, "its vectorized scan ran", "the vectorized scan of " + plan.table());
+    counters.vectorized();
+    return result;
+  }
+
+  /**
+   * {@code work}'s result, its checked failures unchecked: an interruption (the thread's flag set again) says the
+   * query was cancelled while {@code during}, any other failure that {@code what} failed.
+   */
+  private static <T> T unchecked(java.util.concurrent.Callable<T> work, String during, String what) {
+    try {
+      return work.call();
     } catch (RuntimeException e) {
       throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("the query was cancelled while its vectorized scan ran", e);
+      throw new IllegalStateException("the query was cancelled while " + during, e);
     } catch (Exception e) {
-      throw new IllegalStateException("the vectorized scan of " + plan.table() + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(what + " failed: " + e.getMessage(), e);
     }
   }
 
@@ -171,17 +177,8 @@ final class LanceScanSource implements ScanSource {
       return Optional.empty();
     }
     return Optional.of(new ReplayableRows(() -> {
-      java.util.Iterator<VectorResult> chunks;
-      try {
-        chunks = vectors.scanChunks(atOpen.get(), types, fragmentScans());
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("the query was cancelled while its scan loaded cached columns", e);
-      } catch (Exception e) {
-        throw new IllegalStateException("the scan of cached columns failed: " + e.getMessage(), e);
-      }
+      java.util.Iterator<VectorResult> chunks = unchecked(() -> vectors.scanChunks(atOpen.get(), types,
+          fragmentScans()), "its scan loaded cached columns", "the scan of cached columns");
       return Linq4j.iterableEnumerator(() -> VectorRows.of(chunks, shape));
     }));
   }
@@ -193,16 +190,8 @@ final class LanceScanSource implements ScanSource {
 
   @Override
   public boolean buildFromCache(CachedScan scan, JoinBuilder builder) {
-    try {
-      return vectors.buildFromCache(scan, fragmentScans(), builder);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("the query was cancelled while a vectorized join read its build side", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
-    }
+    return unchecked(() -> vectors.buildFromCache(scan, fragmentScans(), builder),
+        "a vectorized join read its build side", "reading a build side of a vectorized join");
   }
 
   @Override

@@ -238,7 +238,6 @@ public final class JoinTable implements AutoCloseable {
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
     long[] filter = bloom;
-    long[] slotted = slotKeys;
     for (int i = 0; i < n; i++) {
       if (nulls != null && nulls[i]) {
         continue;
@@ -249,21 +248,24 @@ public final class JoinTable implements AutoCloseable {
       if ((filter[bit >>> 6] & (1L << bit)) == 0) {
         continue;
       }
-      int slot = (int) h & mask;
-      int g;
-      while (true) {
-        g = slots[slot];
-        if (g < 0 || slotted[slot] == v) {
-          break;
-        }
-        slot = (slot + 1) & mask;
+      int g = groupOf(v, (int) h & mask);
+      if (g >= 0) {
+        matches.addChain(i, first[g], next);
       }
-      if (g < 0) {
-        continue;
-      }
-      matches.addChain(i, first[g], next);
     }
     return matches.done();
+  }
+
+  /** The group of single integer key {@code v} of a hashed table, probing from {@code slot} on; -1 when absent. */
+  private int groupOf(long v, int slot) {
+    long[] slotted = slotKeys;
+    while (true) {
+      int g = slots[slot];
+      if (g < 0 || slotted[slot] == v) {
+        return g;
+      }
+      slot = (slot + 1) & mask;
+    }
   }
 
   /** {@link #probeLongs} with the {@link #presence} bits: only a key the build side holds is looked up. */
@@ -274,7 +276,6 @@ public final class JoinTable implements AutoCloseable {
     long[] present = presence;
     long min = presenceMin;
     long range = presenceRange;
-    long[] slotted = slotKeys;
     for (int i = 0; i < n; i++) {
       long v = values[i];
       long offset = v - min;
@@ -282,15 +283,7 @@ public final class JoinTable implements AutoCloseable {
           || nulls != null && nulls[i]) {
         continue;
       }
-      int slot = (int) mix(v) & mask;
-      int g;
-      while (true) {
-        g = slots[slot];
-        if (g < 0 || slotted[slot] == v) {
-          break;
-        }
-        slot = (slot + 1) & mask;
-      }
+      int g = groupOf(v, (int) mix(v) & mask);
       if (g >= 0) {
         matches.addChain(i, first[g], next);
       }
