@@ -50,13 +50,11 @@ public final class JoinTable implements AutoCloseable {
   private final long[] bloom;
   private final int bloomMask;
   /**
-   * For a single integer key of a hashed table whose values span at most {@link #MAX_DIRECT_RANGE} values: an exact
-   * presence bit per value of the span (from {@link #presenceMin}), tested instead of {@link #bloom} — a probe row
-   * whose key the build side lacks costs a subtraction and a bit test, no hashing; null otherwise.
+   * For a single integer key of a hashed table whose values span at most {@link #MAX_DIRECT_RANGE} values: exact
+   * presence bits, tested instead of {@link #bloom} — a probe row whose key the build side lacks costs a subtraction
+   * and a bit test, no hashing; null otherwise.
    */
-  private final long[] presence;
-  private final long presenceMin;
-  private final long presenceRange;
+  private final PresenceBits presence;
   /** For a single integer key of a narrow enough range: the directly addressed table; null when hashed. */
   private final Direct direct;
   /** Integer keys packed into one long, which the table then holds as its single key; null for keys as they are. */
@@ -64,12 +62,12 @@ public final class JoinTable implements AutoCloseable {
 
   /**
    * A single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a primary
-   * key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset from
-   * {@code min} indexes {@code head} (its first build row + 1; 0 for none) and a bit of {@code present} (which a
-   * probe row tests first: an exact filter of an eighth of a byte per value, small enough to stay in cache for a
-   * selective join); {@code unique} when no key repeats: no chain to follow.
+   * key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset in the range
+   * indexes {@code head} (its first build row + 1; 0 for none) and a bit of {@code present} (which a probe row tests
+   * first: an exact filter of an eighth of a byte per value, small enough to stay in cache for a selective join);
+   * {@code unique} when no key repeats: no chain to follow.
    */
-  private record Direct(int[] head, long[] present, long min, boolean unique) {}
+  private record Direct(int[] head, PresenceBits present, boolean unique) {}
 
   /**
    * A hashed table, or with {@code direct} a directly addressed one (then the hashed arrays are null and the
@@ -105,22 +103,17 @@ public final class JoinTable implements AutoCloseable {
         }
       }
       if (min <= max && Long.compareUnsigned(max - min, MAX_DIRECT_RANGE - 1) <= 0) {
-        presenceMin = min;
-        presenceRange = max - min + 1;
-        presence = new long[(int) ((presenceRange + 63) >>> 6)];
+        presence = new PresenceBits(min, max - min + 1);
         for (int slot = 0; slot < slots.length; slot++) {
           if (slots[slot] >= 0) {
-            long offset = slotKeys[slot] - presenceMin;
-            presence[(int) (offset >>> 6)] |= 1L << offset;
+            presence.add(slotKeys[slot]);
           }
         }
         bloom = null;
         bloomMask = 0;
-        budget.chargeTo(charged(budget) + slots.length * 8L + presence.length * 8L);
+        budget.chargeTo(charged(budget) + slots.length * 8L + presence.bytes());
       } else {
         presence = null;
-        presenceMin = 0;
-        presenceRange = 0;
         int bits = Integer.highestOneBit(Math.max(64, slots.length * 4 - 1)) << 1;
         bloom = new long[bits / 64];
         bloomMask = bits - 1;
@@ -137,8 +130,6 @@ public final class JoinTable implements AutoCloseable {
       bloom = null;
       bloomMask = 0;
       presence = null;
-      presenceMin = 0;
-      presenceRange = 0;
     }
   }
 
@@ -273,14 +264,10 @@ public final class JoinTable implements AutoCloseable {
     MatchList matches = new MatchList(n);
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
-    long[] present = presence;
-    long min = presenceMin;
-    long range = presenceRange;
+    PresenceBits present = presence;
     for (int i = 0; i < n; i++) {
       long v = values[i];
-      long offset = v - min;
-      if (Long.compareUnsigned(offset, range) >= 0 || (present[(int) (offset >>> 6)] & (1L << offset)) == 0
-          || nulls != null && nulls[i]) {
+      if (!present.contains(v) || nulls != null && nulls[i]) {
         continue;
       }
       int g = groupOf(v, (int) mix(v) & mask);
@@ -300,18 +287,14 @@ public final class JoinTable implements AutoCloseable {
     long[] values = key.longs;
     boolean[] nulls = key.nulls;
     BigDecimal[] wide = key.wide;
-    long[] present = direct.present();
+    PresenceBits present = direct.present();
     int[] head = direct.head();
-    long range = head.length;
-    long min = direct.min();
     boolean unique = direct.unique();
     for (int i = 0; i < n; i++) {
-      long offset = values[i] - min;
-      if (Long.compareUnsigned(offset, range) >= 0 || (present[(int) (offset >>> 6)] & (1L << offset)) == 0
-          || nulls != null && nulls[i] || wide != null && wide[i] != null) {
+      if (!present.contains(values[i]) || nulls != null && nulls[i] || wide != null && wide[i] != null) {
         continue;
       }
-      int row = head[(int) offset] - 1;
+      int row = head[present.offset(values[i])] - 1;
       if (unique) {
         matches.add(i, row);
       } else {
@@ -323,40 +306,6 @@ public final class JoinTable implements AutoCloseable {
 
   /** Matching row pairs: {@code probeRows[i]} of the probe batch joins {@code buildRows[i]} of this table. */
   record Matches(int[] probeRows, int[] buildRows, int count) {}
-
-  /** The matches of one probe batch as they are found. */
-  private static final class MatchList {
-    private int[] probeRows;
-    private int[] buildRows;
-    private int count;
-
-    MatchList(int expected) {
-      probeRows = new int[Math.max(1, expected)];
-      buildRows = new int[probeRows.length];
-    }
-
-    /** Probe row {@code probe} meets build row {@code row}. */
-    void add(int probe, int row) {
-      if (count == probeRows.length) {
-        probeRows = Arrays.copyOf(probeRows, count * 2);
-        buildRows = Arrays.copyOf(buildRows, count * 2);
-      }
-      probeRows[count] = probe;
-      buildRows[count] = row;
-      count++;
-    }
-
-    /** Probe row {@code probe} meets every build row of the chain from {@code row} ({@code next} links it). */
-    void addChain(int probe, int row, int[] next) {
-      for (; row >= 0; row = next[row]) {
-        add(probe, row);
-      }
-    }
-
-    Matches done() {
-      return new Matches(probeRows, buildRows, count);
-    }
-  }
 
   private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
     encode(k, width - 1, col, codes, skip, n, dictionary, false);
@@ -522,8 +471,8 @@ public final class JoinTable implements AutoCloseable {
     }
     int range = (int) span + 1;
     int[] head = new int[range];
-    long[] present = new long[(range + 63) >>> 6];
-    budget.chargeTo(budget.charged() + 4L * range + 8L * present.length);
+    PresenceBits present = new PresenceBits(min, range);
+    budget.chargeTo(budget.charged() + 4L * range + present.bytes());
     int[] next = new int[Math.max(1, rows)];
     boolean unique = true;
     for (int i = rows - 1; i >= 0; i--) {
@@ -535,10 +484,10 @@ public final class JoinTable implements AutoCloseable {
       next[i] = previous - 1;
       unique &= previous == 0;
       head[offset] = i + 1;
-      present[offset >>> 6] |= 1L << offset;
+      present.add(values[i]);
     }
     return new JoinTable(columns, rows, 2, null, null, null, next, Map.of(), budget,
-        new Direct(head, present, min, unique), packing);
+        new Direct(head, present, unique), packing);
   }
 
   private static long estimatedBytes(Col[] columns, int rows) {
