@@ -29,14 +29,14 @@ class ServerHeapPretouchTest {
     try (ServerProcess server = ServerProcess.start(Map.of("LAKE_HEAP_PRETOUCH", "true", "LAKE_JAVA_OPTS",
         "-Xmx" + (HEAP >> 20) + "m"), "--data-dir", dir.resolve("on").toString(), "--port", "0")) {
       assertThat(arguments(server)).as("the server JVM's arguments").contains("-XX:+AlwaysPreTouch",
-          "-XX:InitialRAMPercentage=100");
+          "-XX:InitialRAMPercentage=100", "-XX:MaxHeapFreeRatio=100");
       assertThat(server.peakRssBytes()).as("resident bytes of a server whose %d MB heap is touched", HEAP >> 20)
           .isGreaterThan(HEAP);
     }
     try (ServerProcess server = ServerProcess.start(Map.of("LAKE_HEAP_PRETOUCH", "false", "LAKE_JAVA_OPTS",
         "-Xmx" + (HEAP >> 20) + "m"), "--data-dir", dir.resolve("off").toString(), "--port", "0")) {
       assertThat(arguments(server)).as("the server JVM's arguments").doesNotContain("-XX:+AlwaysPreTouch",
-          "-XX:InitialRAMPercentage=100");
+          "-XX:InitialRAMPercentage=100", "-XX:MaxHeapFreeRatio=100");
     }
     ProcessBuilder bad = new ProcessBuilder(ServerProcess.projectRoot().resolve("bin/lake").toString(), "server",
         "--data-dir", dir.resolve("bad").toString(), "--port", "0").redirectErrorStream(true);
