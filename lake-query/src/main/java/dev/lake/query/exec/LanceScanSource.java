@@ -184,6 +184,18 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
+  public Optional<java.util.Iterator<VectorResult>> cachedScan(dev.lake.query.plan.lance.LanceTableScan.CacheRead read,
+      Optional<Long> limit, int chunkRows) {
+    Optional<java.util.Iterator<VectorResult>> rows = unchecked(() -> vectors.scanRows(read.scan(), read.types(),
+        limit.orElse(Long.MAX_VALUE), chunkRows, fragmentScans()), "its scan read cached columns",
+        "the scan of cached columns");
+    if (rows.isPresent()) {
+      counters.cachedScan();
+    }
+    return rows;
+  }
+
+  @Override
   public dev.lake.query.spill.SpillSpace spill() {
     return resources.spill();
   }

@@ -9,6 +9,11 @@ public final class PushdownCounters {
   private final LongAdder wholeStatements = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
   private final LongAdder vectorized = new LongAdder();
+  private final LongAdder cachedScans = new LongAdder();
+
+  void cachedScan() {
+    cachedScans.increment();
+  }
 
   void vectorized() {
     vectorized.increment();
@@ -26,6 +31,7 @@ public final class PushdownCounters {
   }
 
   public PushdownStats stats() {
-    return new PushdownStats(statements.sum(), wholeStatements.sum(), fallbacks.sum(), vectorized.sum());
+    return new PushdownStats(statements.sum(), wholeStatements.sum(), fallbacks.sum(), vectorized.sum(),
+        cachedScans.sum());
   }
 }

@@ -11,9 +11,12 @@ import dev.lake.query.plan.lance.ScanSource;
 import dev.lake.query.plan.StatementPlanner;
 import dev.lake.query.plan.ValidatedStatement;
 import java.time.Clock;
+import dev.lake.query.vector.VectorResult;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -23,7 +26,7 @@ import org.apache.calcite.runtime.Bindable;
 
 /**
  * Turns a compiled statement into its result stream, one case per kind of {@link CompiledPlan}: Lance's batches for a
- * pass-through scan, the batches of Lance's SQL engine for a statement pushed down whole (Calcite's rows if Lance
+ * pass-through scan (or the vectorized executor's column cache's rows, when it holds the scan's columns), the batches of Lance's SQL engine for a statement pushed down whole (Calcite's rows if Lance
  * rejects it), the vectorized executor's result columns written straight into the batches for a statement it runs
  * whole, Calcite's Enumerable rows written into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled
  * plan may be shared by concurrent executions: everything of one execution (its scan sources, clock readings, cancel
@@ -66,6 +69,13 @@ public final class StatementExecutor {
       public BatchSource passThrough(CompiledPlan.PassThrough plan) {
         LanceTableScan scan = plan.scan();
         ScanSource source = source(sources, scan.lanceTable().reference().key());
+        if (plan.cacheRead().isPresent()) {
+          Optional<Iterator<VectorResult>> cached = source.cachedScan(plan.cacheRead().get(), scan.limit(),
+              batchSize);
+          if (cached.isPresent()) {
+            return VectorBatches.chunked(cached.get(), batchSize, resources.guard());
+          }
+        }
         return new PassThroughBatches(source.batches(scan.columnNames(), plan.filter(), scan.limit()), resources);
       }
 
@@ -81,7 +91,7 @@ public final class StatementExecutor {
       @Override
       public BatchSource vectorized(CompiledPlan.Vectorized plan) {
         ScanSource source = source(sources, plan.statement().table().reference().key());
-        return new VectorBatches(() -> source.vectorResult(plan.vectorPlan()), batchSize, resources.guard());
+        return VectorBatches.of(() -> source.vectorResult(plan.vectorPlan()), batchSize, resources.guard());
       }
 
       @Override

@@ -39,21 +39,27 @@ public sealed interface CompiledPlan permits CompiledPlan.PassThrough, CompiledP
   }
 
   /**
-   * One Lance scan of stored columns, its batches streamed as they are.
+   * One Lance scan of stored columns, its batches streamed as they are — or its rows read from the vectorized
+   * executor's column cache when that holds its columns.
    *
    * @param filter the Lance filter the scan runs: the scan's own, or the one a parameterized scan bound for this
    *     execution ({@link ParameterizedScan})
+   * @param cacheRead how the same scan (its condition bound like {@code filter}) reads the column cache, when the
+   *     executor can evaluate it ({@link dev.lake.query.plan.vector.ColumnCacheScans#passThrough})
    */
-  record PassThrough(StatementPlan plan, LanceTableScan scan, Optional<String> filter) implements CompiledPlan {
+  record PassThrough(StatementPlan plan, LanceTableScan scan, Optional<String> filter,
+      Optional<LanceTableScan.CacheRead> cacheRead) implements CompiledPlan {
     public PassThrough {
       Objects.requireNonNull(plan, "plan");
       Objects.requireNonNull(scan, "scan");
       Objects.requireNonNull(filter, "filter");
+      Objects.requireNonNull(cacheRead, "cacheRead");
     }
 
     /** The scan as it was planned, its own filter. */
     public PassThrough(StatementPlan plan, LanceTableScan scan) {
-      this(plan, scan, scan.filter());
+      this(plan, scan, scan.filter(),
+          dev.lake.query.plan.vector.ColumnCacheScans.passThrough(scan, scan.condition()));
     }
 
     /** Whether this execution's values were bound into a parameterized scan (its filter is not the scan's own). */

@@ -3,6 +3,7 @@ package dev.lake.query.plan;
 import dev.lake.query.model.QueryRejectedException;
 import dev.lake.query.plan.lance.LanceFilterTranslator;
 import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.plan.vector.ColumnCacheScans;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -98,6 +99,7 @@ public final class ParameterizedScan {
       }
       parts.add(translated.get());
     }
-    return Optional.of(new CompiledPlan.PassThrough(plan, scan, Optional.of(String.join(" AND ", parts))));
+    return Optional.of(new CompiledPlan.PassThrough(plan, scan, Optional.of(String.join(" AND ", parts)),
+        ColumnCacheScans.passThrough(scan, Optional.of(bound))));
   }
 }

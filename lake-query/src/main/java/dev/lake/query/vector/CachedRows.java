@@ -1,13 +1,18 @@
 package dev.lake.query.vector;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.IntFunction;
 
 /**
- * The rows of a {@link CachedScan} over a table's cached columns, produced a 4,096-row chunk at a time as they are
- * consumed: fragment by fragment, each chunk filtered, its selected rows a {@link VectorResult} of the scan's types.
+ * The rows of a {@link CachedScan} over a table's cached columns, produced as they are consumed: fragment by fragment
+ * in the table's order, 4,096 rows at a time — or, with a key equality, only the rows the key column's
+ * {@link KeyPositions} give — each chunk filtered; at most {@code limit} rows in all, handed on as
+ * {@link VectorResult}s of the scan's types of at least {@code targetRows} rows (fewer at the end).
  */
 final class CachedRows implements Iterator<VectorResult> {
   private static final int CHUNK_ROWS = 4_096;
@@ -16,26 +21,31 @@ final class CachedRows implements Iterator<VectorResult> {
   private final List<VectorPlan.Output> types;
   private final List<Integer> fragments;
   private final Map<Integer, CachedColumn[]> columns;
+  /** The candidate rows (ascending) of the fragment at an index of {@link #fragments}; null: no key equality. */
+  private final IntFunction<int[]> candidates;
+  private final int targetRows;
+  private long remaining;
   private int fragment;
   private int start;
+  /** The current fragment's candidate rows, or null for every row; read once per fragment. */
+  private int[] rows;
+  private boolean rowsRead;
   private VectorResult chunk;
 
   CachedRows(CachedScan scan, List<VectorPlan.Output> types, List<Integer> fragments,
-      Map<Integer, CachedColumn[]> columns) {
+      Map<Integer, CachedColumn[]> columns, IntFunction<int[]> candidates, long limit, int targetRows) {
     this.scan = scan;
     this.types = types;
     this.fragments = fragments;
     this.columns = columns;
+    this.candidates = candidates;
+    this.remaining = limit;
+    this.targetRows = Math.max(1, targetRows);
   }
 
   @Override
   public boolean hasNext() {
-    while (chunk == null || chunk.rowCount() == 0) {
-      if (!nextChunk()) {
-        return false;
-      }
-    }
-    return true;
+    return chunk != null || nextChunk();
   }
 
   @Override
@@ -49,25 +59,56 @@ final class CachedRows implements Iterator<VectorResult> {
   }
 
   private boolean nextChunk() {
+    List<Batch> parts = new ArrayList<>();
+    int total = 0;
+    while (total < targetRows && total < remaining) {
+      Batch batch = nextFiltered();
+      if (batch == null) {
+        break;
+      }
+      int size = batch.size();
+      if (size == 0) {
+        continue;
+      }
+      if (total + size > remaining) {
+        size = (int) (remaining - total);
+        batch = batch.select(Batch.range(0, size), size);
+      }
+      parts.add(batch);
+      total += size;
+    }
+    if (total == 0) {
+      return false;
+    }
+    remaining -= total;
+    chunk = VectorResult.rows(Batches.concat(parts, scan.outputs()), types.subList(0, scan.outputs()));
+    return true;
+  }
+
+  /** The next chunk of the scan, filtered (maybe empty), or null at the end. */
+  private Batch nextFiltered() {
     while (fragment < fragments.size()) {
       CachedColumn[] cached = columns.get(fragments.get(fragment));
-      int rows = cached[0].rows;
-      if (start >= rows) {
+      if (!rowsRead) {
+        rows = candidates == null ? null : candidates.apply(fragment);
+        rowsRead = true;
+      }
+      int size = rows == null ? cached[0].rows : rows.length;
+      if (start >= size) {
         fragment++;
         start = 0;
+        rowsRead = false;
         continue;
       }
       if (Thread.currentThread().isInterrupted()) {
         throw new IllegalStateException("the query was cancelled while it scanned cached columns");
       }
-      Batch batch = ScanBatch.range(cached, start, Math.min(rows, start + CHUNK_ROWS));
-      start += CHUNK_ROWS;
-      if (scan.filter().isPresent()) {
-        batch = scan.filter().get().apply(batch);
-      }
-      chunk = VectorResult.rows(batch, types.subList(0, scan.outputs()));
-      return true;
+      int end = Math.min(size, start + CHUNK_ROWS);
+      Batch batch = rows == null ? ScanBatch.range(cached, start, end)
+          : ScanBatch.range(cached, 0, cached[0].rows).select(Arrays.copyOfRange(rows, start, end), end - start);
+      start = end;
+      return scan.filter().isPresent() ? scan.filter().get().apply(batch) : batch;
     }
-    return false;
+    return null;
   }
 }

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ColumnCache {
   private final long maxBytes;
-  private final Cache<Key, CachedColumn> columns;
+  /** Cached columns by {@link Key}, and the {@link KeyPositions} of some by {@link IndexKey}: one weighed budget. */
+  private final Cache<Object, Object> columns;
   /**
    * Bytes a row of each column of each fragment took when it was last cached, kept after the column is evicted: how
    * {@link VectorExecutor} tells whether a table's columns, held narrow, fit the cache.
@@ -36,7 +37,8 @@ public final class ColumnCache {
     this.maxBytes = maxBytes;
     this.columns = Caffeine.newBuilder()
         .maximumWeight(Math.max(1, maxBytes))
-        .<Key, CachedColumn>weigher((key, column) -> (int) Math.min(Integer.MAX_VALUE, column.bytes()))
+        .<Object, Object>weigher((key, value) -> (int) Math.min(Integer.MAX_VALUE, value instanceof CachedColumn
+            ? ((CachedColumn) value).bytes() : ((KeyPositions) value).bytes()))
         .build();
   }
 
@@ -54,14 +56,31 @@ public final class ColumnCache {
   }
 
   Optional<CachedColumn> get(String fragmentKey, String column) {
-    CachedColumn cached = columns.getIfPresent(new Key(fragmentKey, column));
+    CachedColumn cached = (CachedColumn) columns.getIfPresent(new Key(fragmentKey, column));
     (cached == null ? misses : hits).increment();
     return Optional.ofNullable(cached);
   }
 
   /** The cached column, without counting a hit or a miss. */
   CachedColumn peek(String fragmentKey, String column) {
-    return columns.getIfPresent(new Key(fragmentKey, column));
+    return (CachedColumn) columns.getIfPresent(new Key(fragmentKey, column));
+  }
+
+  /**
+   * The positions of the values of {@code cached} (column {@code column} of fragment {@code fragmentKey}), built on
+   * first use and cached under the same budget; null when the column is not indexable ({@link KeyPositions}).
+   */
+  KeyPositions positions(String fragmentKey, String column, CachedColumn cached) {
+    if (!KeyPositions.indexable(cached)) {
+      return null;
+    }
+    if (!enabled()) {
+      return KeyPositions.of(cached);
+    }
+    KeyPositions positions = (KeyPositions) columns.get(new IndexKey(fragmentKey, column),
+        key -> KeyPositions.of(cached));
+    // equal fragment keys hold equal rows, so positions built from another copy of the column index this one too
+    return positions;
   }
 
   void put(String fragmentKey, String column, CachedColumn value) {
@@ -94,4 +113,6 @@ public final class ColumnCache {
   public record Stats(long hits, long misses, long bytes) {}
 
   private record Key(String fragment, String column) {}
+
+  private record IndexKey(String fragment, String column) {}
 }

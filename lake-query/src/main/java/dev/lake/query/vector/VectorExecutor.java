@@ -33,8 +33,16 @@ public final class VectorExecutor {
   /** The fewest rows a scan batch is cut to under a small memory limit. */
   private static final int MIN_SCAN_ROWS = 1_024;
 
+  /** The scans of the same columns of one version that read Lance before {@link #scanRows} loads them. */
+  static final int LOAD_AFTER = 8;
+
   private final VectorRuntime runtime;
   private final int batchSize;
+  /** How often {@link #scanRows} found the columns of a version not cached, by version and columns. */
+  private final com.github.benmanes.caffeine.cache.Cache<String, java.util.concurrent.atomic.AtomicInteger>
+      uncachedScans = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(4_096).build();
+  /** The keys of {@link #uncachedScans} whose columns a scan is loading now. */
+  private final java.util.Set<String> loading = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public VectorExecutor(VectorRuntime runtime, int batchSize) {
     this.runtime = runtime;
@@ -179,7 +187,69 @@ public final class VectorExecutor {
   public java.util.Iterator<VectorResult> scanChunks(CachedScan scan, List<VectorPlan.Output> types,
       FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
-    return new CachedRows(scan, types, fragments, cachedColumns(scan.columns(), scans, fragments));
+    return rows(scan, types, fragments, cachedColumns(scan.columns(), scans, fragments), scans, Long.MAX_VALUE, 1);
+  }
+
+  /**
+   * The rows of a statement that is one scan ({@code scan}, at most {@code limit} of them) from the column cache, in
+   * the table's order, in chunks of about {@code chunkRows} rows; empty when the caller is to read Lance instead.
+   * The cache serves it when every fragment's columns are cached; when some are not, the scan reads Lance until the
+   * same columns of the same version have been scanned {@link #LOAD_AFTER} times, and then — when they fit the cache
+   * — that scan loads them (a table read by repeated point queries is cached, one read now and then is not). With a
+   * key equality ({@link CachedScan#key}) only the rows its column's {@link KeyPositions} give are read: a point query
+   * costs a binary search per fragment.
+   */
+  public Optional<java.util.Iterator<VectorResult>> scanRows(CachedScan scan, List<VectorPlan.Output> types,
+      long limit, int chunkRows, FragmentScans scans) throws Exception {
+    List<Integer> fragments = scans.fragmentIds();
+    if (!runtime.cache().enabled()) {
+      return Optional.empty();
+    }
+    Map<Integer, CachedColumn[]> columns = new HashMap<>();
+    for (int fragment : fragments) {
+      CachedColumn[] hit = cachedOnly(scan.columns(), scans, fragment);
+      if (hit == null) {
+        columns = null;
+        break;
+      }
+      columns.put(fragment, hit);
+    }
+    if (columns == null) {
+      String key = scans.versionKey() + "\0" + String.join("\0", scan.columns());
+      java.util.concurrent.atomic.AtomicInteger seen = uncachedScans.get(key,
+          k -> new java.util.concurrent.atomic.AtomicInteger());
+      // one scan loads while the others go on reading Lance; it starts counting again afterwards
+      if (seen.incrementAndGet() < LOAD_AFTER || !loading.add(key)) {
+        return Optional.empty();
+      }
+      try {
+        if (!fitsCache(scan.columns(), scans, fragments)) {
+          return Optional.empty();
+        }
+        columns = cachedColumns(scan.columns(), scans, fragments);
+      } finally {
+        seen.set(0);
+        loading.remove(key);
+      }
+    }
+    return Optional.of(rows(scan, types, fragments, columns, scans, limit, chunkRows));
+  }
+
+  private CachedRows rows(CachedScan scan, List<VectorPlan.Output> types, List<Integer> fragments,
+      Map<Integer, CachedColumn[]> columns, FragmentScans scans, long limit, int chunkRows) {
+    java.util.function.IntFunction<int[]> candidates = null;
+    if (scan.key().isPresent()) {
+      CachedScan.Key key = scan.key().get();
+      String name = scan.columns().get(key.column());
+      candidates = at -> {
+        int fragment = fragments.get(at);
+        CachedColumn column = columns.get(fragment)[key.column()];
+        KeyPositions positions = column.scale != 0 ? null
+            : runtime.cache().positions(scans.fragmentKey(fragment), name, column);
+        return positions == null ? null : positions.rows(column, key.value());
+      };
+    }
+    return new CachedRows(scan, types, fragments, columns, candidates, limit, chunkRows);
   }
 
   /**

@@ -75,7 +75,7 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
     }
     scan.filter().ifPresent(filter -> conjuncts.addAll(filter.conjuncts()));
     return new CachedScan(scan.columns(), scan.outputs(), conjuncts.isEmpty() ? Optional.empty()
-        : Optional.of(new dev.lake.query.vector.Op.Filter(conjuncts)));
+        : Optional.of(new dev.lake.query.vector.Op.Filter(conjuncts)), scan.key());
   }
 
   /** The pushed filter and every runtime filter whose keys are ready when the scan opens. */

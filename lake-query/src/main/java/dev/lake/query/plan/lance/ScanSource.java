@@ -76,6 +76,16 @@ public interface ScanSource {
   ArrowReader sql(String sql);
 
   /**
+   * The rows of a statement that is one pass-through scan ({@code read}: its columns and its condition, bound for this
+   * execution), at most {@code limit} of them, from the vectorized executor's column cache in chunks of about
+   * {@code chunkRows} rows; empty when the scan is to read Lance ({@code VectorExecutor#scanRows} says when).
+   */
+  default Optional<java.util.Iterator<dev.lake.query.vector.VectorResult>> cachedScan(LanceTableScan.CacheRead read,
+      Optional<Long> limit, int chunkRows) {
+    return Optional.empty();
+  }
+
+  /**
    * The rows of a plain scan from the vectorized executor's column cache (its condition evaluated over cached
    * columns), as {@link #rows} would return them; empty when this source has no cache or the columns do not fit it.
    * {@code atOpen} gives the scan to run when it opens ({@code scan} with the runtime filters known then).

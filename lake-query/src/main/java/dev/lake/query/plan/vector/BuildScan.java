@@ -40,7 +40,7 @@ public record BuildScan(String reference, List<String> columns, Optional<String>
     try {
       VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(scan);
       if (scan.condition().isEmpty() || read.filter().isPresent()) {
-        cached = Optional.of(new CachedScan(read.columns(), scan.columnNames().size(), read.filter()));
+        cached = Optional.of(new CachedScan(read.columns(), scan.columnNames().size(), read.filter(), read.key()));
       }
     } catch (Unsupported e) {
       // a column the executor cannot hold: the join reads Lance's batches

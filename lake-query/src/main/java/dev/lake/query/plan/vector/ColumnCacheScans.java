@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -54,9 +55,28 @@ public final class ColumnCacheScans {
         return Optional.empty();
       }
     }
+    return cacheRead(scan, scan.condition());
+  }
+
+  /**
+   * How a statement that is one pass-through scan ({@code scan}, its condition {@code condition}: its own, or a
+   * parameterized scan's with one execution's values bound) reads the column cache, when the executor can evaluate
+   * it: at least one column, the condition (if any) compiled, every output column of a type the executor writes into
+   * the result. Its limit is applied by the reader. Whether the cache holds the columns is decided when it runs.
+   */
+  public static Optional<LanceTableScan.CacheRead> passThrough(LanceTableScan scan, Optional<RexNode> condition) {
+    List<String> columns = scan.columnNames();
+    if (columns.isEmpty() || !scan.runtimeFilters().isEmpty() || scan.filter().isPresent() && condition.isEmpty()) {
+      return Optional.empty();
+    }
+    return cacheRead(scan, condition);
+  }
+
+  /** The cached scan of {@code scan}'s columns with {@code condition} compiled, or empty when it cannot be. */
+  private static Optional<LanceTableScan.CacheRead> cacheRead(LanceTableScan scan, Optional<RexNode> condition) {
     try {
-      VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(scan);
-      if (scan.condition().isPresent() && read.filter().isEmpty()) {
+      VectorPlanner.ScanColumns read = VectorPlanner.scanColumns(scan, condition);
+      if (condition.isPresent() && read.filter().isEmpty()) {
         return Optional.empty();
       }
       List<VectorPlan.Output> types = new ArrayList<>();
@@ -64,8 +84,8 @@ public final class ColumnCacheScans {
         // Unsupported when a column's values are not converted to the row runtime's (that scan reads Lance)
         types.add(ExprCompiler.output(field.getType()));
       }
-      return Optional.of(new LanceTableScan.CacheRead(new CachedScan(read.columns(), columns.size(), read.filter()),
-          types));
+      return Optional.of(new LanceTableScan.CacheRead(new CachedScan(read.columns(), scan.columnNames().size(),
+          read.filter(), read.key()), types));
     } catch (Unsupported e) {
       return Optional.empty();
     }

@@ -2,6 +2,7 @@ package dev.lake.query.plan.vector;
 
 import dev.lake.query.plan.lance.LanceTableScan;
 import dev.lake.query.vector.AggSpec;
+import dev.lake.query.vector.CachedScan;
 import dev.lake.query.vector.Col;
 import dev.lake.query.vector.Expr;
 import dev.lake.query.vector.Op;
@@ -23,6 +24,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -31,6 +33,7 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.ImmutableIntList;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -265,17 +268,26 @@ public final class VectorPlanner {
    * the condition compiled over them (empty, with only the projected columns, when it has none or the executor
    * cannot evaluate it — Lance's filter then applies).
    */
-  record ScanColumns(List<String> columns, Optional<Op.Filter> filter) {}
+  record ScanColumns(List<String> columns, Optional<Op.Filter> filter, Optional<CachedScan.Key> key) {}
 
   static ScanColumns scanColumns(LanceTableScan scan) throws Unsupported {
+    return scanColumns(scan, scan.condition());
+  }
+
+  /**
+   * {@link #scanColumns(LanceTableScan)} with {@code condition} in place of the scan's own (a parameterized scan's
+   * condition with one execution's values bound); with the key equality the filter holds, if any
+   * ({@link CachedScan#key}).
+   */
+  static ScanColumns scanColumns(LanceTableScan scan, Optional<RexNode> bound) throws Unsupported {
     RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
     List<Field> stored = scan.lanceTable().fields();
     List<String> columns = new ArrayList<>(scan.columnNames());
     List<Integer> positions = new ArrayList<>(scan.projects());
-    if (scan.condition().isEmpty()) {
-      return new ScanColumns(columns, Optional.empty());
+    if (bound.isEmpty()) {
+      return new ScanColumns(columns, Optional.empty(), Optional.empty());
     }
-    RexNode condition = scan.condition().get().accept(new RexShuttle() {
+    RexNode condition = bound.get().accept(new RexShuttle() {
       @Override
       public RexNode visitInputRef(RexInputRef ref) {
         int at = positions.indexOf(ref.getIndex());
@@ -294,13 +306,68 @@ public final class VectorPlanner {
     try {
       ExprCompiler compiler = new ExprCompiler(rexBuilder, scanned);
       List<Expr> conjuncts = new ArrayList<>();
+      Optional<CachedScan.Key> key = Optional.empty();
       for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, condition))) {
         conjuncts.add(compiler.compile(conjunct));
+        if (key.isEmpty()) {
+          key = keyEquality(conjunct);
+        }
       }
-      return new ScanColumns(columns, Optional.of(new Op.Filter(conjuncts)));
+      return new ScanColumns(columns, Optional.of(new Op.Filter(conjuncts)), key);
     } catch (Unsupported e) {
-      return new ScanColumns(columns.subList(0, scan.projects().size()), Optional.empty());
+      return new ScanColumns(columns.subList(0, scan.projects().size()), Optional.empty(), Optional.empty());
     }
+  }
+
+  /**
+   * {@code $i = constant} (either way round) with column i an integer column and the constant an integer — a literal,
+   * or a literal cast to an integer type it fits (how a bound parameter arrives, {@code ParameterBinder}).
+   */
+  private static Optional<CachedScan.Key> keyEquality(RexNode conjunct) {
+    if (conjunct.getKind() != SqlKind.EQUALS) {
+      return Optional.empty();
+    }
+    List<RexNode> operands = ((RexCall) conjunct).getOperands();
+    for (int side = 0; side < 2; side++) {
+      RexNode column = operands.get(side);
+      if (column instanceof RexInputRef && SqlTypeName.INT_TYPES.contains(column.getType().getSqlTypeName())) {
+        Optional<Long> value = integerConstant(operands.get(1 - side));
+        if (value.isPresent()) {
+          return Optional.of(new CachedScan.Key(((RexInputRef) column).getIndex(), value.get()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The value of an integer literal, or of one cast to an integer type whose range holds it; else empty. */
+  private static Optional<Long> integerConstant(RexNode node) {
+    RexNode literal = node;
+    SqlTypeName castTo = null;
+    if (node.getKind() == SqlKind.CAST && ((RexCall) node).getOperands().size() == 1) {
+      castTo = node.getType().getSqlTypeName();
+      literal = ((RexCall) node).getOperands().get(0);
+      if (!SqlTypeName.INT_TYPES.contains(castTo)) {
+        return Optional.empty();
+      }
+    }
+    if (!(literal instanceof RexLiteral) || !(((RexLiteral) literal).getValue() instanceof java.math.BigDecimal)) {
+      return Optional.empty();
+    }
+    long value;
+    try {
+      value = ((java.math.BigDecimal) ((RexLiteral) literal).getValue()).longValueExact();
+    } catch (ArithmeticException e) {
+      return Optional.empty(); // a fraction, or beyond a long: left to the filter
+    }
+    if (castTo != null) {
+      long bits = castTo == SqlTypeName.TINYINT ? 8 : castTo == SqlTypeName.SMALLINT ? 16
+          : castTo == SqlTypeName.INTEGER ? 32 : 64;
+      if (bits < 64 && (value < -(1L << (bits - 1)) || value >= 1L << (bits - 1))) {
+        return Optional.empty(); // the cast would not keep the value: left to the filter
+      }
+    }
+    return Optional.of(value);
   }
 
   private static long literal(RexNode node) throws Unsupported {
