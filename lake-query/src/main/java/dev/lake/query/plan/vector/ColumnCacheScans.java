@@ -62,11 +62,14 @@ public final class ColumnCacheScans {
    * How a statement that is one pass-through scan ({@code scan}, its condition {@code condition}: its own, or a
    * parameterized scan's with one execution's values bound) reads the column cache, when the executor can evaluate
    * it: at least one column, the condition (if any) compiled, every output column of a type the executor writes into
-   * the result. Its limit is applied by the reader. Whether the cache holds the columns is decided when it runs.
+   * the result, and a condition or a limit to apply (a whole unfiltered scan moves Lance's buffers as they are, cheaper
+   * than writing cached values into new ones). Its limit is applied by the reader. Whether the cache holds the
+   * columns is decided when it runs.
    */
   public static Optional<LanceTableScan.CacheRead> passThrough(LanceTableScan scan, Optional<RexNode> condition) {
     List<String> columns = scan.columnNames();
-    if (columns.isEmpty() || !scan.runtimeFilters().isEmpty() || scan.filter().isPresent() && condition.isEmpty()) {
+    if (columns.isEmpty() || !scan.runtimeFilters().isEmpty() || scan.filter().isPresent() && condition.isEmpty()
+        || condition.isEmpty() && scan.limit().isEmpty()) {
       return Optional.empty();
     }
     return cacheRead(scan, condition);
