@@ -47,7 +47,7 @@ final class LanceTableSnapshot implements TableSnapshot {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Object lock = new Object();
   /** {@link #fragmentKey} of each fragment, read on first use. */
-  private volatile Map<Integer, String> fragmentKeys;
+  private volatile VersionFragments fragments;
   private volatile List<TableIndex> indexes;
 
   /**
@@ -68,6 +68,11 @@ final class LanceTableSnapshot implements TableSnapshot {
     /** The version's indexes (a kept dataset lists them once for all its snapshots). */
     default List<TableIndex> indexes() {
       return LanceIndexes.list(get());
+    }
+
+    /** The version's fragments ({@code read} reads them; a kept dataset once for all its snapshots). */
+    default VersionFragments fragments(java.util.function.Function<Dataset, VersionFragments> read) {
+      return read.apply(get());
     }
 
     static DatasetHandle of(Tracked<Dataset> tracked) {
@@ -109,6 +114,11 @@ final class LanceTableSnapshot implements TableSnapshot {
         @Override
         public List<TableIndex> indexes() {
           return lease.indexes(LanceIndexes::list);
+        }
+
+        @Override
+        public VersionFragments fragments(java.util.function.Function<Dataset, VersionFragments> read) {
+          return lease.fragments(read);
         }
 
         @Override
@@ -182,69 +192,70 @@ final class LanceTableSnapshot implements TableSnapshot {
 
   @Override
   public List<Integer> fragmentIds() {
-    checkOpen();
-    synchronized (lock) {
-      checkOpen();
-      try {
-        List<Integer> ids = new ArrayList<>();
-        dataset.get().getFragments().forEach(fragment -> ids.add(fragment.getId()));
-        return ids;
-      } catch (RuntimeException e) {
-        throw LanceErrors.translate("listing fragments of version " + version, location, e, LanceErrors.Input.NONE);
-      }
-    }
+    return fragments().ids();
   }
 
   @Override
   public long fragmentRows(int fragment) {
-    checkOpen();
-    synchronized (lock) {
+    VersionFragments known = fragments();
+    known.check(fragment, version);
+    return known.rows(fragment, id -> {
       checkOpen();
-      try {
-        return dataset.get().getFragment(fragment).countRows();
-      } catch (RuntimeException e) {
-        throw LanceErrors.translate("counting rows of fragment " + fragment + " of version " + version, location, e,
-            LanceErrors.Input.NONE);
+      synchronized (lock) {
+        checkOpen();
+        try {
+          return dataset.get().getFragment(id).countRows();
+        } catch (RuntimeException e) {
+          throw LanceErrors.translate("counting rows of fragment " + id + " of version " + version, location, e,
+              LanceErrors.Input.NONE);
+        }
       }
-    }
+    });
   }
 
   @Override
   public String fragmentKey(int fragment) {
-    Map<Integer, String> keys = fragmentKeys;
-    if (keys == null) {
-      keys = readFragmentKeys();
-      fragmentKeys = keys;
-    }
-    String key = keys.get(fragment);
-    if (key == null) {
-      throw new IllegalArgumentException("version " + version + " has no fragment " + fragment);
-    }
-    return key;
+    VersionFragments known = fragments();
+    known.check(fragment, version);
+    return known.key(fragment);
   }
 
-  /** Every fragment's key, from the opened manifest (a version's fragments never change: read once). */
-  private Map<Integer, String> readFragmentKeys() {
-    checkOpen();
-    synchronized (lock) {
+  /**
+   * The version's fragments: their ids and keys read from the opened manifest once (a version's fragments never
+   * change), shared by every snapshot of a kept version; their row counts counted on first use.
+   */
+  private VersionFragments fragments() {
+    VersionFragments known = fragments;
+    if (known == null) {
       checkOpen();
-      try {
-        StringBuilder schemaIds = new StringBuilder();
-        for (LanceField field : dataset.get().getLanceSchema().fields()) {
-          schemaIds.append(field.getName()).append('=').append(field.getId()).append(':').append(field.getType())
-              .append(',');
+      synchronized (lock) {
+        checkOpen();
+        try {
+          known = dataset.fragments(this::readFragments);
+        } catch (RuntimeException e) {
+          throw LanceErrors.translate("reading fragment metadata of version " + version, location, e,
+              LanceErrors.Input.NONE);
         }
-        Map<Integer, String> keys = new HashMap<>();
-        for (Fragment fragment : dataset.get().getFragments()) {
-          FragmentMetadata metadata = fragment.metadata();
-          keys.put(metadata.getId(), fragmentKey(metadata, schemaIds));
-        }
-        return Map.copyOf(keys);
-      } catch (RuntimeException e) {
-        throw LanceErrors.translate("reading fragment metadata of version " + version, location, e,
-            LanceErrors.Input.NONE);
       }
+      fragments = known;
     }
+    return known;
+  }
+
+  private VersionFragments readFragments(Dataset opened) {
+    StringBuilder schemaIds = new StringBuilder();
+    for (LanceField field : opened.getLanceSchema().fields()) {
+      schemaIds.append(field.getName()).append('=').append(field.getId()).append(':').append(field.getType())
+          .append(',');
+    }
+    List<Integer> ids = new ArrayList<>();
+    Map<Integer, String> keys = new HashMap<>();
+    for (Fragment fragment : opened.getFragments()) {
+      FragmentMetadata metadata = fragment.metadata();
+      ids.add(metadata.getId());
+      keys.put(metadata.getId(), fragmentKey(metadata, schemaIds));
+    }
+    return new VersionFragments(ids, keys);
   }
 
   private String fragmentKey(FragmentMetadata metadata, CharSequence schemaIds) {

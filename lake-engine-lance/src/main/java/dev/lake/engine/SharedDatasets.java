@@ -48,6 +48,8 @@ final class SharedDatasets {
     private Schema schema;
     /** The version's indexes, listed once (guarded by the entry). */
     private List<TableIndex> indexes;
+    /** The version's fragments, read once (guarded by the entry). */
+    private VersionFragments fragments;
 
     Entry(String location, Dataset dataset, Map<String, String> options) {
       this.location = location;
@@ -92,6 +94,16 @@ final class SharedDatasets {
           entry.indexes = List.copyOf(list.apply(entry.dataset));
         }
         return entry.indexes;
+      }
+    }
+
+    /** The version's fragments, read once for this kept version ({@code read} reads them from the dataset). */
+    VersionFragments fragments(java.util.function.Function<Dataset, VersionFragments> read) {
+      synchronized (entry) {
+        if (entry.fragments == null) {
+          entry.fragments = read.apply(entry.dataset);
+        }
+        return entry.fragments;
       }
     }
 
