@@ -3,7 +3,7 @@
 Started by ``dev.lake.it.tpch.PointBenchmark``, one process per client (Python has a GIL, so concurrent clients are
 separate processes). It connects (``--url``, user and password from ``LAKE_USER`` / ``LAKE_PASSWORD``, default
 lake/lake), reads the keys to ask for from ``--keys`` (one o_orderkey per line), prepares the statement once
-(``--mode prepared``) and prints ``ready``. It then waits for one line ``go START_NS`` on stdin (the wall clock in
+(``--mode prepared``), runs one query (unrecorded) and prints ``ready``. It then waits for one line ``go START_NS`` on stdin (the wall clock in
 nanoseconds since the epoch, the same for every client of a case) and runs queries until ``START_NS + warm-up +
 seconds`` or ``--max`` queries, whichever comes first:
 
@@ -13,12 +13,16 @@ seconds`` or ``--max`` queries, whichever comes first:
 Every answer is checked (``--query key``: one row with that o_orderkey; ``--query priority``: ten rows with that
 o_orderpriority); a wrong answer ends the process with exit code 1 and the reason on stderr. Queries started before
 ``START_NS + warm-up`` are not recorded. The output file gets ``finished NS`` (wall clock when the last recorded
-query ended) and then the latency of every recorded query in nanoseconds, one per line.
+query ended) and then one line per query: its latency and the time of its three steps in nanoseconds and when it
+started (``total bind info get start``: the DoPut of the parameters, 0 for a statement; GetFlightInfo; DoGet and
+reading; the start relative to the end of the warm-up), the warm-up's queries first, each line starting with ``#``.
 """
 
 import argparse
+import faulthandler
 import os
 import random
+import signal
 import sys
 import time
 
@@ -71,6 +75,7 @@ def wait_for_go():
 
 
 def main():
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1 PID prints every thread's stack to stderr
     args = parse()
     by_key = args.query == "key"
     with open(args.keys) as f:
@@ -88,11 +93,35 @@ def main():
                 raise AssertionError("expected one parameter, the server reports %s" % parameters)
             parameter_type = parameters.field(0).type
             parameter_name = parameters.field(0).name
+
+        def one(value):
+            """One query, answer checked; returns (bind, info, get) times in ns."""
+            t0 = time.perf_counter_ns()
+            if handle is not None:
+                bound = client.bind(handle, pa.table({parameter_name: pa.array([value], parameter_type)}))
+                t1 = time.perf_counter_ns()
+                info = client.prepared_info(bound)
+            elif by_key:
+                t1 = t0
+                info = client.flight_info("SELECT * FROM orders WHERE o_orderkey = %d" % value)
+            else:
+                t1 = t0
+                info = client.flight_info("SELECT * FROM orders WHERE o_orderpriority = '%s' LIMIT 10" % value)
+            t2 = time.perf_counter_ns()
+            table = client.read(info)
+            t3 = time.perf_counter_ns()
+            check(table, by_key, value)
+            return t1 - t0, t2 - t1, t3 - t2
+
+        # One query before 'ready': the first use of pyarrow's table and IPC code in a process costs ~0.3 s of CPU
+        # (lazy imports), which 8 processes starting together would otherwise spend in the warm-up.
+        one(keys[0] if by_key else PRIORITIES[0])
         print("ready", flush=True)
         start = wait_for_go()
         warm_until = start + int(args.warmup * 1e9)
         until = warm_until + int(args.seconds * 1e9)
         latencies = []
+        warm_ups = []
         finished = warm_until
         done = 0
         while done < args.max:
@@ -100,25 +129,20 @@ def main():
             if now_wall >= until:
                 break
             value = rng.choice(keys) if by_key else rng.choice(PRIORITIES)
-            t0 = time.perf_counter_ns()
-            if handle is not None:
-                bound = client.bind(handle, pa.table({parameter_name: pa.array([value], parameter_type)}))
-                table = client.read(client.prepared_info(bound))
-            elif by_key:
-                table = client.query("SELECT * FROM orders WHERE o_orderkey = %d" % value)
-            else:
-                table = client.query("SELECT * FROM orders WHERE o_orderpriority = '%s' LIMIT 10" % value)
-            took = time.perf_counter_ns() - t0
-            check(table, by_key, value)
+            bind, info, get = one(value)
             done += 1
+            line = (bind + info + get, bind, info, get, now_wall - warm_until)
             if now_wall >= warm_until:
-                latencies.append(took)
+                latencies.append(line)
                 finished = time.time_ns()
+            else:
+                warm_ups.append(line)
     finally:
         client.close()
     with open(args.out, "w") as f:
         f.write("finished %d\n" % finished)
-        f.write("".join("%d\n" % n for n in latencies))
+        f.write("".join("# %d %d %d %d %d\n" % n for n in warm_ups))
+        f.write("".join("%d %d %d %d %d\n" % n for n in latencies))
 
 
 if __name__ == "__main__":

@@ -56,17 +56,20 @@ public final class PointBenchmark {
   private final int seconds;
   private final int clients;
   private final List<Client> kinds;
+  private final boolean[] queries;
   private final Path work;
   private final Path out;
   private final List<String> lines = new ArrayList<>();
 
   private PyarrowPointClients pyarrow;
 
-  private PointBenchmark(double scale, int seconds, int clients, List<Client> kinds, Path work, Path out) {
+  private PointBenchmark(double scale, int seconds, int clients, List<Client> kinds, boolean[] queries, Path work,
+      Path out) {
     this.scale = scale;
     this.seconds = seconds;
     this.clients = clients;
     this.kinds = kinds;
+    this.queries = queries;
     this.work = work;
     this.out = out;
   }
@@ -76,6 +79,7 @@ public final class PointBenchmark {
     int seconds = 10;
     int clients = 8;
     String client = "all";
+    String query = "all";
     Path work = null;
     Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-point.md");
     for (int i = 0; i < args.length; i++) {
@@ -85,11 +89,13 @@ public final class PointBenchmark {
         case "--seconds": seconds = Integer.parseInt(value); i++; break;
         case "--clients": clients = Integer.parseInt(value); i++; break;
         case "--client": client = value; i++; break;
+        case "--query": query = value; i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]
-              + "; use --sf N --seconds N --clients N --client jdbc|pyarrow|all --work DIR --out FILE");
+              + "; use --sf N --seconds N --clients N --client jdbc|pyarrow|all --query key|priority|all "
+              + "--work DIR --out FILE");
       }
     }
     List<Client> kinds = switch (String.valueOf(client)) {
@@ -98,11 +104,17 @@ public final class PointBenchmark {
       case "all" -> List.of(Client.values());
       default -> throw new IllegalArgumentException("--client " + client + ": use jdbc, pyarrow or all");
     };
+    boolean[] byKey = switch (String.valueOf(query)) {
+      case "key" -> new boolean[] {true};
+      case "priority" -> new boolean[] {false};
+      case "all" -> new boolean[] {true, false};
+      default -> throw new IllegalArgumentException("--query " + query + ": use key, priority or all");
+    };
     if (work == null) {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("point-" + System.currentTimeMillis());
     }
-    new PointBenchmark(scale, seconds, clients, kinds, work.toAbsolutePath(), out.toAbsolutePath()).run();
+    new PointBenchmark(scale, seconds, clients, kinds, byKey, work.toAbsolutePath(), out.toAbsolutePath()).run();
     System.exit(0); // the Flight clients leave non-daemon threads behind; the figures are written
   }
 
@@ -140,7 +152,7 @@ public final class PointBenchmark {
   }
 
   private void phases(LakeTestServer server, long[] keys, String index) throws Exception {
-    for (boolean byKey : new boolean[] {true, false}) {
+    for (boolean byKey : queries) {
       for (Client kind : kinds) {
         for (int n : new int[] {1, clients}) {
           Result r = kind == Client.JDBC_PREPARED ? measure(server, keys, byKey, n)

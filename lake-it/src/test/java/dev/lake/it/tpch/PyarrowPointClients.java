@@ -37,6 +37,7 @@ final class PyarrowPointClients {
   private final Path script;
   private final Path keys;
   private final Path work;
+  private int cases;
 
   private PyarrowPointClients(PythonClients python, String pythonPath, Path script, Path keys, Path work) {
     this.python = python;
@@ -76,10 +77,13 @@ final class PyarrowPointClients {
       thread.setDaemon(true);
       return thread;
     });
+    cases++;
     try {
       for (int c = 0; c < n; c++) {
-        Path out = work.resolve("point-client-" + c + ".txt");
-        Path err = work.resolve("point-client-" + c + ".err");
+        String name = "point-" + cases + "-" + (byKey ? "key" : "priority") + "-" + (prepared ? "prepared"
+            : "statement") + "-" + n + "-client-" + c;
+        Path out = work.resolve(name + ".txt");
+        Path err = work.resolve(name + ".err");
         Files.deleteIfExists(out);
         ProcessBuilder builder = new ProcessBuilder(python.python().toString(), script.toString(),
             "--url", "grpc://127.0.0.1:" + port, "--mode", prepared ? "prepared" : "statement",
@@ -149,7 +153,10 @@ final class PyarrowPointClients {
       }
       finished = Math.max(finished, Long.parseLong(lines.get(0).substring("finished ".length())));
       for (String line : lines.subList(1, lines.size())) {
-        all.add(Long.parseLong(line));
+        if (line.startsWith("#")) {
+          continue; // a warm-up query
+        }
+        all.add(Long.parseLong(line.split(" ", 2)[0]));
       }
     }
     long[] nanos = all.stream().mapToLong(Long::longValue).toArray();
