@@ -12,8 +12,8 @@ seconds`` or ``--max`` queries, whichever comes first:
 
 Every answer is checked (``--query key``: one row with that o_orderkey; ``--query priority``: ten rows with that
 o_orderpriority); a wrong answer ends the process with exit code 1 and the reason on stderr. Queries started before
-``START_NS + warm-up`` are not recorded. The output file gets ``finished NS`` (wall clock when the last recorded
-query ended) and then one line per query: its latency and the time of its three steps in nanoseconds and when it
+``START_NS + warm-up`` are not recorded. The output file gets ``finished NS cpu NS`` (wall clock when the last recorded
+query ended; the process's CPU time over the recorded queries) and then one line per query: its latency and the time of its three steps in nanoseconds and when it
 started (``total bind info get start``: the DoPut of the parameters, 0 for a statement; GetFlightInfo; DoGet and
 reading; the start relative to the end of the warm-up), the warm-up's queries first, each line starting with ``#``.
 """
@@ -60,6 +60,12 @@ def check(table, by_key, value):
         if len(priorities) != 10 or any(p != value for p in priorities):
             raise AssertionError("o_orderpriority = %r answered %d rows: %s" % (value, len(priorities),
                                                                               sorted(set(priorities))))
+
+
+def process_cpu_ns():
+    """This process's CPU time (user + system, all its threads: pyarrow's gRPC threads included)."""
+    t = os.times()
+    return int((t.user + t.system) * 1e9)
 
 
 def wait_for_go():
@@ -123,11 +129,14 @@ def main():
         latencies = []
         warm_ups = []
         finished = warm_until
+        cpu_from = None
         done = 0
         while done < args.max:
             now_wall = time.time_ns()
             if now_wall >= until:
                 break
+            if now_wall >= warm_until and cpu_from is None:
+                cpu_from = process_cpu_ns()
             value = rng.choice(keys) if by_key else rng.choice(PRIORITIES)
             bind, info, get = one(value)
             done += 1
@@ -137,10 +146,11 @@ def main():
                 finished = time.time_ns()
             else:
                 warm_ups.append(line)
+        cpu = process_cpu_ns() - cpu_from if cpu_from is not None else 0
     finally:
         client.close()
     with open(args.out, "w") as f:
-        f.write("finished %d\n" % finished)
+        f.write("finished %d cpu %d\n" % (finished, cpu))
         f.write("".join("# %d %d %d %d %d\n" % n for n in warm_ups))
         f.write("".join("%d %d %d %d %d\n" % n for n in latencies))
 

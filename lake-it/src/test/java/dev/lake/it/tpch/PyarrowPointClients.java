@@ -151,7 +151,7 @@ final class PyarrowPointClients {
       if (lines.isEmpty() || !lines.get(0).startsWith("finished ")) {
         throw new IllegalStateException(out + " has no 'finished' line");
       }
-      finished = Math.max(finished, Long.parseLong(lines.get(0).substring("finished ".length())));
+      finished = Math.max(finished, Long.parseLong(lines.get(0).split(" ")[1])); // finished NS cpu NS
       for (String line : lines.subList(1, lines.size())) {
         if (line.startsWith("#")) {
           continue; // a warm-up query
