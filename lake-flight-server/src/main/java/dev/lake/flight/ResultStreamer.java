@@ -31,6 +31,16 @@ final class ResultStreamer {
    * batch runs interruptibly (a stop may interrupt it); a stopped query ends with its stop reason thrown.
    */
   static void stream(ArrowReader reader, QueryControl control, Sent sent, WriteStall stall) throws Exception {
+    stream(reader, control, sent, stall, () -> {});
+  }
+
+  /**
+   * As {@link #stream(ArrowReader, QueryControl, Sent, WriteStall)}, running {@code beforeCompleting} after the last
+   * batch was handed to the call and before the call completes: what it releases is released before the client can
+   * see the end of the stream (and send its next query).
+   */
+  static void stream(ArrowReader reader, QueryControl control, Sent sent, WriteStall stall,
+      Runnable beforeCompleting) throws Exception {
     VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
     control.start(root);
     while (control.interruptibly(reader::loadNextBatch)) {
@@ -38,6 +48,7 @@ final class ResultStreamer {
       stall.awaitReady(control); // a client that stops reading is stopped at query.write-stall-timeout
       control.putNext();
     }
+    beforeCompleting.run();
     control.completed();
   }
 

@@ -82,6 +82,7 @@ final class StatementStreams {
       UserLimits.Permit permit = null;
       try {
         permit = limits.users().acquire(ticket.user()); // the user's own limit, before a node slot
+        UserLimits.Permit counted = permit;
         control.admit();
         queryAllocator = allocator.newChildAllocator("query", 0, Long.MAX_VALUE);
         BufferAllocator parent = queryAllocator;
@@ -96,7 +97,9 @@ final class StatementStreams {
           throw t;
         }
         try (ArrowReader reader = planned[0]) {
-          ResultStreamer.stream(reader, control, sent, limits.writeStall());
+          // The user's count drops before the client sees the end of the stream: a client that read the whole
+          // answer and asks again at once is not refused for a query that is only waiting for its memory to drain.
+          ResultStreamer.stream(reader, control, sent, limits.writeStall(), counted::close);
         }
       } catch (Throwable t) {
         RuntimeException status = StatusMapper.toStatus(t);

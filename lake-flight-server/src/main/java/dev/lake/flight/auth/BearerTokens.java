@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Bearer tokens signed with the cluster secret: any node verifies them, no node stores them. A token names the
@@ -24,10 +25,17 @@ public final class BearerTokens {
   private static final String DOMAIN = "lake.bearer.v1";
   private static final String GENERATION = "lake.token-generation.v1";
   private static final int GENERATION_BYTES = 12;
+  private static final int MAX_GENERATIONS = 4096;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Signer signer;
   private final Clock clock;
   private final Duration lifetime;
+  /**
+   * Each configured user's token generation, computed once per distinct configuration: the key is the whole
+   * {@link User} (name, password hash, role), so a changed password or role is a new key, never a stale generation.
+   * Bounded: past {@value #MAX_GENERATIONS} configurations it starts over.
+   */
+  private final ConcurrentHashMap<User, String> generations = new ConcurrentHashMap<>();
 
   public BearerTokens(Signer signer, Clock clock, Duration lifetime) {
     this.signer = signer;
@@ -76,6 +84,19 @@ public final class BearerTokens {
 
   /** The token generation of {@code user}'s current configuration (keyed with the cluster secret). */
   private String generation(User user) {
+    String known = generations.get(user);
+    if (known != null) {
+      return known;
+    }
+    if (generations.size() >= MAX_GENERATIONS) {
+      generations.clear();
+    }
+    String computed = computeGeneration(user);
+    generations.put(user, computed);
+    return computed;
+  }
+
+  private String computeGeneration(User user) {
     byte[] material = (user.name() + "\0" + user.passwordHash() + "\0" + user.role().name())
         .getBytes(StandardCharsets.UTF_8);
     byte[] mac = Arrays.copyOf(signer.seal(GENERATION, material), GENERATION_BYTES);

@@ -10,17 +10,22 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * HMAC-SHA256 with the cluster secret. {@link #seal} prefixes a payload with its MAC; {@link #open} returns the
- * payload only when the MAC verifies (constant-time comparison). Thread-safe.
+ * payload only when the MAC verifies (constant-time comparison). Thread-safe: every MAC is computed on its own copy
+ * of one keyed {@link Mac} (a clone, no provider look-up and key set-up per call: every Flight call of a query opens
+ * or seals tokens with it).
  */
 public final class Signer {
   private static final int MAC_BYTES = 32;
   private final SecretKeySpec key;
+  /** Initialised with the key and never updated: only cloned (null when the provider's Mac cannot be cloned). */
+  private final Mac keyed;
 
   public Signer(byte[] secret) {
     if (secret.length < 32) {
       throw new IllegalArgumentException("the cluster secret must be at least 32 bytes");
     }
     this.key = new SecretKeySpec(secret.clone(), "HmacSHA256");
+    this.keyed = keyedPrototype(key);
   }
 
   /** A domain label keeps a token of one kind from being accepted as another (a handle is not a ticket). */
@@ -49,13 +54,36 @@ public final class Signer {
 
   private byte[] mac(String domain, byte[] payload) {
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(key);
+      Mac mac = newMac();
       mac.update(domain.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       mac.update((byte) 0);
       return mac.doFinal(payload);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+    }
+  }
+
+  private Mac newMac() throws GeneralSecurityException {
+    if (keyed != null) {
+      try {
+        return (Mac) keyed.clone();
+      } catch (CloneNotSupportedException e) {
+        // fall through: a fresh instance (checked once in keyedPrototype, so not expected)
+      }
+    }
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(key);
+    return mac;
+  }
+
+  private static Mac keyedPrototype(SecretKeySpec key) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(key);
+      mac.clone();
+      return mac;
+    } catch (GeneralSecurityException | CloneNotSupportedException e) {
+      return null;
     }
   }
 }

@@ -24,29 +24,52 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 /**
- * {@code bin/lake bench point}: dashboard point queries (issue 22) through the Flight SQL JDBC driver with prepared
- * statements, from one and from several concurrent clients, without and then with scalar indexes
- * ({@code lake.create_index}): {@code SELECT * FROM orders WHERE o_orderkey = ?} and
- * {@code SELECT * FROM orders WHERE o_orderpriority = ? LIMIT 10} over TPC-H orders (1.5 M rows at SF 1, loaded by
- * Flight bulk ingest). Every answer is checked (one row with the key; ten rows with the priority). Prints and writes
- * queries/s, p50 and p99 per case to verification/bench-point.md with the machine's {@code uptime}.
+ * {@code bin/lake bench point}: dashboard point queries (issue 22) from one and from several concurrent clients,
+ * without and then with scalar indexes ({@code lake.create_index}): {@code SELECT * FROM orders WHERE o_orderkey = ?}
+ * and {@code SELECT * FROM orders WHERE o_orderpriority = ? LIMIT 10} over TPC-H orders (1.5 M rows at SF 1, loaded
+ * by Flight bulk ingest). Clients ({@code --client jdbc|pyarrow|all}): the Flight SQL JDBC driver with prepared
+ * statements (threads of this JVM), and pyarrow processes ({@link PyarrowPointClients}) with prepared statements and
+ * with un-prepared statements carrying the value in the SQL text. Every answer is checked (one row with the key; ten
+ * rows with the priority). Prints and writes queries/s, p50 and p99 per case to verification/bench-point.md with the
+ * machine's {@code uptime}.
  */
 public final class PointBenchmark {
   private static final String[] PRIORITIES = {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"};
   private static final String BY_KEY = "SELECT * FROM orders WHERE o_orderkey = ?";
   private static final String BY_PRIORITY = "SELECT * FROM orders WHERE o_orderpriority = ? LIMIT 10";
+  private static final int WARM_UP_SECONDS = 2;
+
+  /** Who asks: a table row's {@code client} column. */
+  private enum Client {
+    JDBC_PREPARED("JDBC prepared"),
+    PYARROW_PREPARED("pyarrow prepared"),
+    PYARROW_STATEMENT("pyarrow statement");
+
+    final String label;
+
+    Client(String label) {
+      this.label = label;
+    }
+  }
 
   private final double scale;
   private final int seconds;
   private final int clients;
+  private final List<Client> kinds;
+  private final boolean[] queries;
   private final Path work;
   private final Path out;
   private final List<String> lines = new ArrayList<>();
 
-  private PointBenchmark(double scale, int seconds, int clients, Path work, Path out) {
+  private PyarrowPointClients pyarrow;
+
+  private PointBenchmark(double scale, int seconds, int clients, List<Client> kinds, boolean[] queries, Path work,
+      Path out) {
     this.scale = scale;
     this.seconds = seconds;
     this.clients = clients;
+    this.kinds = kinds;
+    this.queries = queries;
     this.work = work;
     this.out = out;
   }
@@ -55,6 +78,8 @@ public final class PointBenchmark {
     double scale = 1;
     int seconds = 10;
     int clients = 8;
+    String client = "all";
+    String query = "all";
     Path work = null;
     Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-point.md");
     for (int i = 0; i < args.length; i++) {
@@ -63,18 +88,33 @@ public final class PointBenchmark {
         case "--sf": scale = Double.parseDouble(value); i++; break;
         case "--seconds": seconds = Integer.parseInt(value); i++; break;
         case "--clients": clients = Integer.parseInt(value); i++; break;
+        case "--client": client = value; i++; break;
+        case "--query": query = value; i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]
-              + "; use --sf N --seconds N --clients N --work DIR --out FILE");
+              + "; use --sf N --seconds N --clients N --client jdbc|pyarrow|all --query key|priority|all "
+              + "--work DIR --out FILE");
       }
     }
+    List<Client> kinds = switch (String.valueOf(client)) {
+      case "jdbc" -> List.of(Client.JDBC_PREPARED);
+      case "pyarrow" -> List.of(Client.PYARROW_PREPARED, Client.PYARROW_STATEMENT);
+      case "all" -> List.of(Client.values());
+      default -> throw new IllegalArgumentException("--client " + client + ": use jdbc, pyarrow or all");
+    };
+    boolean[] byKey = switch (String.valueOf(query)) {
+      case "key" -> new boolean[] {true};
+      case "priority" -> new boolean[] {false};
+      case "all" -> new boolean[] {true, false};
+      default -> throw new IllegalArgumentException("--query " + query + ": use key, priority or all");
+    };
     if (work == null) {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("point-" + System.currentTimeMillis());
     }
-    new PointBenchmark(scale, seconds, clients, work.toAbsolutePath(), out.toAbsolutePath()).run();
+    new PointBenchmark(scale, seconds, clients, kinds, byKey, work.toAbsolutePath(), out.toAbsolutePath()).run();
     System.exit(0); // the Flight clients leave non-daemon threads behind; the figures are written
   }
 
@@ -90,8 +130,11 @@ public final class PointBenchmark {
       log(String.format("loaded orders rows=%d in %.1f s (Flight bulk ingest)", rows, (System.nanoTime() - start)
           / 1e9));
       long[] keys = keys(server);
-      lines.add("| index | query | clients | queries | queries/s | p50 ms | p99 ms |");
-      lines.add("|---|---|---|---|---|---|---|");
+      if (kinds.contains(Client.PYARROW_PREPARED)) {
+        pyarrow = PyarrowPointClients.create(TpchBenchmark.projectRoot(), work, keys);
+      }
+      lines.add("| index | query | client | clients | queries | queries/s | p50 ms | p99 ms |");
+      lines.add("|---|---|---|---|---|---|---|---|");
       phases(server, keys, "none");
       long t = System.nanoTime();
       AdminClient.action(client, "lake.create_index",
@@ -109,18 +152,23 @@ public final class PointBenchmark {
   }
 
   private void phases(LakeTestServer server, long[] keys, String index) throws Exception {
-    for (boolean byKey : new boolean[] {true, false}) {
-      for (int n : new int[] {1, clients}) {
-        Result r = measure(server, keys, byKey, n);
-        String row = String.format("| %s | %s | %d | %d | %.0f | %.2f | %.2f |", index, byKey ? BY_KEY : BY_PRIORITY,
-            n, r.count, r.perSecond(), r.percentile(0.50), r.percentile(0.99));
-        lines.add(row);
-        log(row);
+    for (boolean byKey : queries) {
+      for (Client kind : kinds) {
+        for (int n : new int[] {1, clients}) {
+          Result r = kind == Client.JDBC_PREPARED ? measure(server, keys, byKey, n)
+              : pyarrow.measure(server.port(), byKey, kind == Client.PYARROW_PREPARED, n, WARM_UP_SECONDS, seconds);
+          String row = String.format("| %s | %s | %s | %d | %d | %.0f | %.2f | %.2f |", index,
+              byKey ? BY_KEY : BY_PRIORITY, kind.label, n, r.count, r.perSecond(), r.percentile(0.50),
+              r.percentile(0.99));
+          lines.add(row);
+          log(row);
+        }
       }
     }
   }
 
-  private record Result(long[] nanos, int count, double elapsedSeconds) {
+  /** {@code count} latencies (ns) measured over {@code elapsedSeconds} by all clients of a case together. */
+  record Result(long[] nanos, int count, double elapsedSeconds) {
     double perSecond() {
       return count / elapsedSeconds;
     }
@@ -141,7 +189,7 @@ public final class PointBenchmark {
     });
     try {
       List<Future<long[]>> futures = new ArrayList<>();
-      long warmUntil = System.nanoTime() + 2_000_000_000L;
+      long warmUntil = System.nanoTime() + WARM_UP_SECONDS * 1_000_000_000L;
       long until = warmUntil + seconds * 1_000_000_000L;
       long started = System.nanoTime();
       for (int c = 0; c < n; c++) {
@@ -228,9 +276,13 @@ public final class PointBenchmark {
     doc.add("# Point queries (`bin/lake bench point`)");
     doc.add("");
     doc.add(String.format("TPC-H orders at SF %s (%,d rows, loaded by Flight bulk ingest) in a lake server started "
-        + "in the benchmark's JVM; clients are Flight SQL JDBC driver connections (one per client thread) with "
-        + "prepared statements, each query's answer checked. %d s measured per case after a 2 s warm-up.",
-        scale, rows, seconds));
+        + "in the benchmark's JVM. Clients: \"JDBC prepared\" are Flight SQL JDBC driver connections in the same JVM "
+        + "(one per client thread) with prepared statements; \"pyarrow prepared\" are separate Python processes (one "
+        + "per client, pyarrow.flight with Flight SQL messages: a prepared statement, then per query a DoPut of one "
+        + "parameter row, GetFlightInfo and DoGet); \"pyarrow statement\" the same processes with un-prepared "
+        + "statements, the value a literal in the SQL text (GetFlightInfo and DoGet). Each query's answer is checked; "
+        + "%d s measured per case after a %d s warm-up; the latency is the client's, from before the first call to the "
+        + "last batch read.", scale, rows, seconds, WARM_UP_SECONDS));
     doc.add(String.format("`lake.create_index` took %.1f s (BTREE on o_orderkey) and %.1f s (BITMAP on "
         + "o_orderpriority).", btree / 1e9, bitmap / 1e9));
     doc.add("");
