@@ -256,6 +256,30 @@ class VectorizedSemiJoinTest extends LakeTestSupport {
   }
 
   /**
+   * TPC-H Q2's shape: a correlated scalar {@code MIN} sub-query, decorrelated into an aggregate per part joined with
+   * the outer rows by part key and by the minimum, runs in Calcite's join; the aggregate is reduced to the part keys
+   * the outer query's filtered scan holds (a build side of its vectorized join) instead of every part's minimum.
+   */
+  @Test
+  void scalarSubQueryAggregateJoinedByItsGroupKeyIsReducedToTheOuterKeys() {
+    Random random = new Random(2);
+    for (int round = 0; round < ROUNDS; round++) {
+      int size = random.nextInt(8);
+      String comment = COMMENTS[random.nextInt(COMMENTS.length)];
+      String q2 = "SELECT s_name, p_partkey, p_brand, ps_availqty FROM part, supp, ps"
+          + " WHERE p_partkey = ps_partkey AND s_suppkey = ps_suppkey AND p_size = " + size
+          + " AND ps_availqty = (SELECT MIN(ps_availqty) FROM ps, supp WHERE p_partkey = ps_partkey"
+          + " AND s_suppkey = ps_suppkey AND s_comment <> '" + comment + "')"
+          + " ORDER BY ps_availqty DESC, s_name, p_partkey, p_brand";
+      String plan = explain(service, q2);
+      assertThat(plan).as(q2).contains("EnumerableVectorJoin(probe=[ps]")
+          .containsPattern("(?s)EnumerableVectorJoin\\(probe=\\[ps\\].*aggregate over 2 inner equi-join.*"
+              + "table=\\[part\\].*GROUP BY \"p_partkey\"");
+      assertThat(answer(service, q2)).as(q2).isEqualTo(answer(calcite, q2)).isNotEmpty();
+    }
+  }
+
+  /**
    * The probe and build sides follow the estimated row counts after each scan's filter (TPC-H Q12: a selective
    * lineitem filter makes lineitem the build side and orders the probe).
    */

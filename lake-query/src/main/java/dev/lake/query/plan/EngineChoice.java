@@ -5,6 +5,7 @@ import dev.lake.query.plan.lance.PushedSubtree;
 import dev.lake.query.plan.lance.PushableExpressions;
 import dev.lake.query.plan.lance.PushedStatement;
 import dev.lake.query.plan.lance.SubtreeEngine;
+import dev.lake.query.plan.vector.SemiJoinReduction;
 import dev.lake.query.plan.vector.VectorJoins;
 import dev.lake.query.plan.vector.VectorPlanner;
 import dev.lake.query.vector.Unsupported;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,10 +38,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Everything else — joins, set operations, correlations, what no rule above took — runs in Calcite's
  *       Enumerable runtime over Lance scans (with projections, filters and limits pushed into the scans, runtime
  *       filters for hash joins, {@link dev.lake.query.plan.runtime.RuntimeFilterPlanner}, and scans read through the
- * vectorized executor's
- *       column cache where it can evaluate them, {@link dev.lake.query.plan.vector.ColumnCacheScans}). A statement that
- * is one Lance scan
- *       passes its batches through.</li>
+ *       vectorized executor's column cache where it can evaluate them,
+ *       {@link dev.lake.query.plan.vector.ColumnCacheScans}). An aggregate such an inner join joins by (some of) its
+ *       group keys first keeps only the groups the other input's keys can match
+ *       ({@link SemiJoinReduction#reduceInputs}: TPC-H Q2's minimum cost per part, reduced to the parts the outer
+ *       query's filter keeps), unless {@code query.executor=lance-sql}; the join's inputs are then chosen for like
+ *       any other. A statement that is one Lance scan passes its batches through.</li>
  * </ol>
  * The one run-time fall-back: a subtree given to Lance's SQL engine that Lance rejects before its first row runs in
  * Calcite instead (the pushed node's input is that plan: {@link dev.lake.query.plan.lance.ScanSource#sqlRows}). The
@@ -73,6 +77,10 @@ public final class EngineChoice {
       Optional<LancePushdown.Single> single = LancePushdown.single(rel);
       if (single.isPresent()) {
         return LancePushdown.worthPushing(rel, single.get()) ? pushDown(rel, single.get(), executor) : rel;
+      }
+      if (executor != SubtreeExecutor.LANCE_SQL && rel instanceof Join) {
+        // An aggregate joined here by its group keys aggregates only the groups the other input can match.
+        chosen = SemiJoinReduction.reduceInputs((Join) rel);
       }
     }
     List<RelNode> inputs = new ArrayList<>();

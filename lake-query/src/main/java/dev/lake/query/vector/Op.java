@@ -42,7 +42,8 @@ public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup, 
         return 0;
       }
       if (conjunct instanceof Compare compare && compare.left() instanceof Expr.Input
-          && (compare.right() instanceof Expr.Literal || compare.right() instanceof Expr.Input)) {
+          && (compare.right() instanceof Expr.Literal || compare.right() instanceof Expr.Input)
+          || conjunct instanceof InKeys) {
         return 1;
       }
       return 2;
@@ -55,7 +56,8 @@ public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup, 
       int selected = n;
       int next = 0;
       while (next < conjuncts.size() && selected > 0 && (conjuncts.get(next) instanceof Range
-          || conjuncts.get(next) instanceof Compare && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input)) {
+          || conjuncts.get(next) instanceof Compare && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input
+          || conjuncts.get(next) instanceof InKeys)) {
         Refinable conjunct = (Refinable) conjuncts.get(next);
         int[] refined = positions == null ? new int[n] : positions;
         int refinedCount = positions == null ? conjunct.refineAll(batch, refined)

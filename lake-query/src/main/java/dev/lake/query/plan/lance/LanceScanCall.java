@@ -57,13 +57,13 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
 
   /**
    * The cached scan with each runtime filter whose keys are ready as an IN-set test over its (integer) column (one
-   * that cannot be written so is left out: a runtime filter only saves work).
+   * that cannot be written so is left out: a runtime filter only saves work), the sparsest key set first.
    */
   private CachedScan withRuntimeFilters(CachedScan scan, RuntimeKeys keys) {
     if (runtimeFilters.isEmpty()) {
       return scan;
     }
-    List<dev.lake.query.vector.Expr> conjuncts = new java.util.ArrayList<>();
+    List<InKeys> tests = new java.util.ArrayList<>();
     for (RuntimeFilter runtime : runtimeFilters) {
       Optional<java.util.Set<Object>> values = keys.keys(runtime.slot());
       if (values.isEmpty()) {
@@ -71,8 +71,11 @@ public record LanceScanCall(String reference, List<String> columns, Optional<Str
       }
       int column = scan.columns().indexOf(runtime.column());
       Optional<InKeys> in = column < 0 ? Optional.empty() : InKeys.of(column, values.get());
-      in.ifPresent(conjuncts::add);
+      in.ifPresent(tests::add);
     }
+    // The sparsest key set first (TPC-H Q2: 750 of 200,000 part keys before 2,000 of 10,000 supplier keys).
+    tests.sort(java.util.Comparator.comparingDouble(InKeys::density));
+    List<dev.lake.query.vector.Expr> conjuncts = new java.util.ArrayList<>(tests);
     scan.filter().ifPresent(filter -> conjuncts.addAll(filter.conjuncts()));
     return new CachedScan(scan.columns(), scan.outputs(), conjuncts.isEmpty() ? Optional.empty()
         : Optional.of(new dev.lake.query.vector.Op.Filter(conjuncts)), scan.key());
