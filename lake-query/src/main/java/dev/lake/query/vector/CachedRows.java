@@ -12,10 +12,13 @@ import java.util.function.IntFunction;
  * The rows of a {@link CachedScan} over a table's cached columns, produced as they are consumed: fragment by fragment
  * in the table's order, 4,096 rows at a time — or, with a key equality, only the rows the key column's
  * {@link KeyPositions} give — each chunk filtered; at most {@code limit} rows in all, handed on as
- * {@link VectorResult}s of the scan's types of at least {@code targetRows} rows (fewer at the end).
+ * {@link VectorResult}s of the scan's types of at least {@code targetRows} rows (fewer at the end; fewer for a scan of
+ * many columns, so a chunk holds about a million values).
  */
 final class CachedRows implements Iterator<VectorResult> {
   private static final int CHUNK_ROWS = 4_096;
+  /** The values (rows times columns read) a chunk gathers at most beyond its last 4,096-row piece. */
+  private static final int MAX_CHUNK_VALUES = 1 << 20;
 
   private final CachedScan scan;
   private final List<VectorPlan.Output> types;
@@ -40,7 +43,8 @@ final class CachedRows implements Iterator<VectorResult> {
     this.columns = columns;
     this.candidates = candidates;
     this.remaining = limit;
-    this.targetRows = Math.max(1, targetRows);
+    // a wide scan's chunks stay small: about MAX_CHUNK_VALUES values a chunk, whatever the batch size asked for
+    this.targetRows = Math.max(1, Math.min(targetRows, MAX_CHUNK_VALUES / Math.max(1, scan.columns().size())));
   }
 
   @Override
