@@ -147,8 +147,15 @@ class CachedColumnTest {
   }
 
   private CachedColumn build(long[] values, boolean[] nulls) {
-    CachedColumn.Builder builder = new CachedColumn.Builder(new Col(Kind.LONG, 0, 2), values.length);
-    // two loaded batches, as Lance hands them over
+    return longColumn(allocator, values, nulls, 2);
+  }
+
+  /**
+   * A cached LONG column of {@code values} at {@code scale} ({@code nulls[i]}: row i NULL), appended from two loaded
+   * batches as Lance hands them over.
+   */
+  static CachedColumn longColumn(BufferAllocator allocator, long[] values, boolean[] nulls, int scale) {
+    CachedColumn.Builder builder = new CachedColumn.Builder(new Col(Kind.LONG, 0, scale), values.length);
     int split = values.length / 3;
     for (int[] part : new int[][] {{0, split}, {split, values.length}}) {
       try (BigIntVector vector = new BigIntVector("x", allocator)) {

@@ -9,7 +9,6 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,22 +113,6 @@ class InKeysTest {
   }
 
   private CachedColumn build(long[] values, boolean[] nulls) {
-    CachedColumn.Builder builder = new CachedColumn.Builder(new Col(Kind.LONG, 0, 0), values.length);
-    int split = values.length / 3;
-    for (int[] part : new int[][] {{0, split}, {split, values.length}}) {
-      try (BigIntVector vector = new BigIntVector("x", allocator)) {
-        vector.allocateNew(part[1] - part[0]);
-        for (int i = part[0]; i < part[1]; i++) {
-          if (nulls[i]) {
-            vector.setNull(i - part[0]);
-          } else {
-            vector.set(i - part[0], values[i]);
-          }
-        }
-        vector.setValueCount(part[1] - part[0]);
-        builder.append(vector);
-      }
-    }
-    return builder.build();
+    return CachedColumnTest.longColumn(allocator, values, nulls, 0);
   }
 }
