@@ -99,6 +99,11 @@ public final class ExecutorWarmup {
     }
   }
 
+  /** The statement runs of one warm-up (each statement {@link #RUNS} times), as its start-up log line counts them. */
+  public static int runs() {
+    return STATEMENTS.size() * RUNS;
+  }
+
   /**
    * Writes the synthetic tables under {@code scratch} (created, then deleted whatever happens), runs the statements
    * on a private service with {@code options} (each {@link #RUNS} times), and returns the rows each run returned.
