@@ -46,10 +46,10 @@ import org.slf4j.LoggerFactory;
  * {@link QueryService} — a filtered grouped aggregate with decimal arithmetic, a filtered global aggregate, an
  * aggregate over a join with ORDER BY and LIMIT, and the rows of joins with a correlated scalar sub-query (TPC-H Q2's
  * shape: measured, a cold Q2 after one such statement took half the CPU of its planning and code generation, the
- * JIT having compiled Calcite's sub-query rules and Janino) — each {@link #RUNS} times (the column cache filled, then read),
- * and deletes the directory. Nothing of the node's own state is touched: the private service has its own catalog,
- * column cache, plan cache, statistics and worker pool, so registered tables stay as cold as before (the JIT is what
- * is shared).
+ * JIT having compiled Calcite's sub-query rules and Janino) — each {@link #RUNS} times (the column cache filled, then
+ * read), and deletes the directory. Nothing of the node's own state is touched: the private service has its own
+ * catalog, column cache, plan cache, statistics and worker pool, so registered tables stay as cold as before (the JIT
+ * is what is shared).
  */
 public final class ExecutorWarmup {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorWarmup.class);
@@ -87,8 +87,9 @@ public final class ExecutorWarmup {
       // scalar sub-query decorrelated into an aggregate (vectorized), ORDER BY and LIMIT. The filter on qty keeps
       // Calcite's row-by-row join to a fiftieth of the facts: what is warmed is its planning and code, not its rows.
       "SELECT d.k, d.seg, d.opened, f.note, f.price FROM " + DIMS + " d, " + FACTS + " f WHERE f.k = d.k"
-          + " AND f.qty < 2 AND d.pri = 1 AND d.seg LIKE '%1' AND f.price = (SELECT min(f2.price) FROM " + FACTS + " f2, " + DIMS
-          + " d2 WHERE f2.k = d.k AND d2.k = f2.k AND d2.seg <> 'S5') ORDER BY f.price DESC, d.seg, d.k LIMIT 100");
+          + " AND f.qty < 2 AND d.pri = 1 AND d.seg LIKE '%1' AND f.price = (SELECT min(f2.price) FROM " + FACTS
+          + " f2, " + DIMS + " d2 WHERE f2.k = d.k AND d2.k = f2.k AND d2.seg <> 'S5')"
+          + " ORDER BY f.price DESC, d.seg, d.k LIMIT 100");
 
   private ExecutorWarmup() {}
 

@@ -48,7 +48,7 @@ class PassThroughFromColumnCacheTest extends LakeTestSupport {
   private static final Schema TIMED = new Schema(List.of(
       Field.notNullable("id", new ArrowType.Int(64, true)),
       Field.nullable("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null))));
-  /** Executions of one statement over one version before its columns are loaded (VectorExecutor.LOAD_AFTER). */
+  /** Executions of one statement over one version before its columns are loaded (RepeatedScans.LOAD_AFTER). */
   private static final int WARM = 8;
 
   private final Random random = new Random(2212);

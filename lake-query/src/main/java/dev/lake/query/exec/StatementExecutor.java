@@ -26,11 +26,12 @@ import org.apache.calcite.runtime.Bindable;
 
 /**
  * Turns a compiled statement into its result stream, one case per kind of {@link CompiledPlan}: Lance's batches for a
- * pass-through scan (or the vectorized executor's column cache's rows, when it holds the scan's columns), the batches of Lance's SQL engine for a statement pushed down whole (Calcite's rows if Lance
- * rejects it), the vectorized executor's result columns written straight into the batches for a statement it runs
- * whole, Calcite's Enumerable rows written into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled
- * plan may be shared by concurrent executions: everything of one execution (its scan sources, clock readings, cancel
- * flag) lives in its own data context.
+ * pass-through scan (or the vectorized executor's column cache's rows, when it holds the scan's columns), the batches
+ * of Lance's SQL engine for a statement pushed down whole (Calcite's rows if Lance rejects it), the vectorized
+ * executor's result columns written straight into the batches for a statement it runs whole, Calcite's Enumerable rows
+ * written into Arrow batches otherwise, or the plan text for EXPLAIN. The compiled plan may be shared by concurrent
+ * executions: everything of one execution (its scan sources, clock readings, cancel flag) lives in its own data
+ * context.
  */
 public final class StatementExecutor {
   private final int batchSize;

@@ -47,6 +47,26 @@ final class CachedRows implements Iterator<VectorResult> {
     this.targetRows = Math.max(1, Math.min(targetRows, MAX_CHUNK_VALUES / Math.max(1, scan.columns().size())));
   }
 
+  /**
+   * The candidate rows of each fragment (by its index in {@code fragments}) for {@code scan}'s key equality, from the
+   * key column's {@link KeyPositions} (null for a fragment whose column is not indexable: every row); null when the
+   * scan has no key equality.
+   */
+  static IntFunction<int[]> keyRows(CachedScan scan, List<Integer> fragments, Map<Integer, CachedColumn[]> columns,
+      ColumnCache cache, FragmentScans scans) {
+    if (scan.key().isEmpty()) {
+      return null;
+    }
+    CachedScan.Key key = scan.key().get();
+    String name = scan.columns().get(key.column());
+    return at -> {
+      int fragment = fragments.get(at);
+      CachedColumn column = columns.get(fragment)[key.column()];
+      KeyPositions positions = cache.positions(scans.fragmentKey(fragment), name, column);
+      return positions == null ? null : positions.rows(column, key.value());
+    };
+  }
+
   @Override
   public boolean hasNext() {
     return chunk != null || nextChunk();

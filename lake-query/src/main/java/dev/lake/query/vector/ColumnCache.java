@@ -2,8 +2,14 @@ package dev.lake.query.vector;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 
 /**
  * Decoded columns of table fragments, kept on the heap for the vectorized executor ({@code query.column-cache}):
@@ -77,10 +83,8 @@ public final class ColumnCache {
     if (!enabled()) {
       return KeyPositions.of(cached);
     }
-    KeyPositions positions = (KeyPositions) columns.get(new IndexKey(fragmentKey, column),
-        key -> KeyPositions.of(cached));
-    // equal fragment keys hold equal rows, so positions built from another copy of the column index this one too
-    return positions;
+    // equal fragment keys hold equal rows: positions built from another copy of the column index this one too
+    return (KeyPositions) columns.get(new IndexKey(fragmentKey, column), key -> KeyPositions.of(cached));
   }
 
   void put(String fragmentKey, String column, CachedColumn value) {
@@ -89,6 +93,56 @@ public final class ColumnCache {
       widths.put(key, (double) value.bytes() / Math.max(1, value.rows));
       columns.put(key, value);
     }
+  }
+
+  /**
+   * Columns {@code names} of one fragment from the cache; those missing are read from Lance in one scan (batches of at
+   * most {@code batchRows} rows) and cached.
+   */
+  CachedColumn[] load(List<String> names, FragmentScans scans, int fragment, int batchRows) throws Exception {
+    String fragmentKey = scans.fragmentKey(fragment);
+    CachedColumn[] out = new CachedColumn[names.size()];
+    List<String> missing = new ArrayList<>();
+    for (int c = 0; c < out.length; c++) {
+      out[c] = get(fragmentKey, names.get(c)).orElse(null);
+      if (out[c] == null && !missing.contains(names.get(c))) {
+        missing.add(names.get(c));
+      }
+    }
+    if (missing.isEmpty()) {
+      return out;
+    }
+    Map<String, CachedColumn> loaded = new HashMap<>();
+    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty(), batchRows);
+    try {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      Map<String, CachedColumn.Builder> builders = new HashMap<>();
+      for (String name : missing) {
+        Col shape = ColumnReader.shape(root.getVector(name).getField().getType());
+        builders.put(name, new CachedColumn.Builder(shape, scans.fragmentRows(fragment)));
+      }
+      while (reader.loadNextBatch()) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException("vectorized scan cancelled");
+        }
+        for (String name : missing) {
+          builders.get(name).append(root.getVector(name));
+        }
+      }
+      for (String name : missing) {
+        CachedColumn column = builders.get(name).build();
+        loaded.put(name, column);
+        put(fragmentKey, name, column);
+      }
+    } finally {
+      scans.release(reader);
+    }
+    for (int c = 0; c < out.length; c++) {
+      if (out[c] == null) {
+        out[c] = loaded.get(names.get(c));
+      }
+    }
+    return out;
   }
 
   /** The bytes a row of the column took when it was last cached (see {@link #widths}), if it ever was. */

@@ -183,9 +183,7 @@ public record InKeys(Expr.Input input, long[] slots, boolean hasZero, int mask, 
     for (int j = 0; j < count; j++) {
       int p = identity ? j : positions[j];
       positions[kept] = p;
-      long value = direct.ints() != null ? direct.ints()[offset + p] : direct.shorts() != null
-          ? direct.shorts()[offset + p] : direct.tiny() != null ? direct.tiny()[offset + p] : direct.longs()[offset + p];
-      kept += contains(value + base) ? 1 : 0;
+      kept += contains(direct.held(offset + p) + base) ? 1 : 0;
     }
     return kept;
   }

@@ -20,9 +20,9 @@ final class KeyPositions {
     this.sorted = sorted;
   }
 
-  /** Whether {@link #of} can index the column: integers held narrow (not as longs, not beyond a long). */
+  /** Whether {@link #of} can index the column: integers (scale 0) held narrow (not as longs, not beyond a long). */
   static boolean indexable(CachedColumn column) {
-    if (column.kind != Kind.LONG || column.hasWide()) {
+    if (column.kind != Kind.LONG || column.scale != 0 || column.hasWide()) {
       return false;
     }
     ScanBatch.Direct direct = column.direct(0);
@@ -58,10 +58,7 @@ final class KeyPositions {
 
   /** The held value of row {@code r} (the value minus the column's base; ints, shorts and bytes all fit an int). */
   private static int held(ScanBatch.Direct values, int r) {
-    if (values.ints() != null) {
-      return values.ints()[r];
-    }
-    return values.shorts() != null ? values.shorts()[r] : values.tiny()[r];
+    return (int) values.held(r);
   }
 
   /** Heap bytes held beyond the column itself. */

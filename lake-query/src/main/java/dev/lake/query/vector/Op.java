@@ -49,15 +49,19 @@ public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup, 
       return 2;
     }
 
+    /** Whether a leading conjunct narrows the selected positions itself ({@link Refinable}) before any copy. */
+    private static boolean refinesInPlace(Expr conjunct) {
+      return conjunct instanceof Range || conjunct instanceof InKeys
+          || conjunct instanceof Compare compare && compare.left() instanceof Expr.Input;
+    }
+
     @Override
     public Batch apply(Batch batch) {
       int n = batch.size();
       int[] positions = null;
       int selected = n;
       int next = 0;
-      while (next < conjuncts.size() && selected > 0 && (conjuncts.get(next) instanceof Range
-          || conjuncts.get(next) instanceof Compare && ((Compare) conjuncts.get(next)).left() instanceof Expr.Input
-          || conjuncts.get(next) instanceof InKeys)) {
+      while (next < conjuncts.size() && selected > 0 && refinesInPlace(conjuncts.get(next))) {
         Refinable conjunct = (Refinable) conjuncts.get(next);
         int[] refined = positions == null ? new int[n] : positions;
         int refinedCount = positions == null ? conjunct.refineAll(batch, refined)

@@ -53,7 +53,18 @@ final class ScanBatch implements Batch {
    * {@code tiny}; row i is its element {@code offset + i} plus {@code base} (0 with {@code longs}).
    */
   record Direct(long[] longs, int[] ints, short[] shorts, byte[] tiny, long base, boolean[] nulls, int offset,
-      int scale) {}
+      int scale) {
+    /** Element {@code at} of whichever array holds the values (add {@link #base} for the value). */
+    long held(int at) {
+      if (ints != null) {
+        return ints[at];
+      }
+      if (shorts != null) {
+        return shorts[at];
+      }
+      return tiny != null ? tiny[at] : longs[at];
+    }
+  }
 
   /** Every row of {@code vectors}, which hold {@code rowCount} rows. */
   static ScanBatch all(List<FieldVector> vectors, int rowCount) {

@@ -2,6 +2,7 @@ package dev.lake.query.vector;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,16 +34,9 @@ public final class VectorExecutor {
   /** The fewest rows a scan batch is cut to under a small memory limit. */
   private static final int MIN_SCAN_ROWS = 1_024;
 
-  /** The scans of the same columns of one version that read Lance before {@link #scanRows} loads them. */
-  static final int LOAD_AFTER = 8;
-
   private final VectorRuntime runtime;
   private final int batchSize;
-  /** How often {@link #scanRows} found the columns of a version not cached, by version and columns. */
-  private final com.github.benmanes.caffeine.cache.Cache<String, java.util.concurrent.atomic.AtomicInteger>
-      uncachedScans = com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(4_096).build();
-  /** The keys of {@link #uncachedScans} whose columns a scan is loading now. */
-  private final java.util.Set<String> loading = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final RepeatedScans repeated = new RepeatedScans();
 
   public VectorExecutor(VectorRuntime runtime, int batchSize) {
     this.runtime = runtime;
@@ -184,7 +178,7 @@ public final class VectorExecutor {
    * The rows of {@code scan} from cached columns (loaded first where missing), filtered here, in chunks whose
    * columns are given as {@code types} say; produced as they are consumed. Check {@link #cacheable} first.
    */
-  public java.util.Iterator<VectorResult> scanChunks(CachedScan scan, List<VectorPlan.Output> types,
+  public Iterator<VectorResult> scanChunks(CachedScan scan, List<VectorPlan.Output> types,
       FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     return rows(scan, types, fragments, cachedColumns(scan.columns(), scans, fragments), scans, Long.MAX_VALUE, 1);
@@ -193,13 +187,12 @@ public final class VectorExecutor {
   /**
    * The rows of a statement that is one scan ({@code scan}, at most {@code limit} of them) from the column cache, in
    * the table's order, in chunks of about {@code chunkRows} rows; empty when the caller is to read Lance instead.
-   * The cache serves it when every fragment's columns are cached; when some are not, the scan reads Lance until the
-   * same columns of the same version have been scanned {@link #LOAD_AFTER} times, and then — when they fit the cache
-   * — that scan loads them (a table read by repeated point queries is cached, one read now and then is not). With a
+   * The cache serves it when every fragment's columns are cached; when some are not, the scan reads Lance until
+   * {@link RepeatedScans} has one load them (when they fit the cache). With a
    * key equality ({@link CachedScan#key}) only the rows its column's {@link KeyPositions} give are read: a point query
    * costs a binary search per fragment.
    */
-  public Optional<java.util.Iterator<VectorResult>> scanRows(CachedScan scan, List<VectorPlan.Output> types,
+  public Optional<Iterator<VectorResult>> scanRows(CachedScan scan, List<VectorPlan.Output> types,
       long limit, int chunkRows, FragmentScans scans) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     if (!runtime.cache().enabled()) {
@@ -216,10 +209,7 @@ public final class VectorExecutor {
     }
     if (columns == null) {
       String key = scans.versionKey() + "\0" + String.join("\0", scan.columns());
-      java.util.concurrent.atomic.AtomicInteger seen = uncachedScans.get(key,
-          k -> new java.util.concurrent.atomic.AtomicInteger());
-      // one scan loads while the others go on reading Lance; it starts counting again afterwards
-      if (seen.incrementAndGet() < LOAD_AFTER || !loading.add(key)) {
+      if (!repeated.load(key)) {
         return Optional.empty();
       }
       try {
@@ -228,8 +218,7 @@ public final class VectorExecutor {
         }
         columns = cachedColumns(scan.columns(), scans, fragments);
       } finally {
-        seen.set(0);
-        loading.remove(key);
+        repeated.loaded(key);
       }
     }
     return Optional.of(rows(scan, types, fragments, columns, scans, limit, chunkRows));
@@ -237,19 +226,8 @@ public final class VectorExecutor {
 
   private CachedRows rows(CachedScan scan, List<VectorPlan.Output> types, List<Integer> fragments,
       Map<Integer, CachedColumn[]> columns, FragmentScans scans, long limit, int chunkRows) {
-    java.util.function.IntFunction<int[]> candidates = null;
-    if (scan.key().isPresent()) {
-      CachedScan.Key key = scan.key().get();
-      String name = scan.columns().get(key.column());
-      candidates = at -> {
-        int fragment = fragments.get(at);
-        CachedColumn column = columns.get(fragment)[key.column()];
-        KeyPositions positions = column.scale != 0 ? null
-            : runtime.cache().positions(scans.fragmentKey(fragment), name, column);
-        return positions == null ? null : positions.rows(column, key.value());
-      };
-    }
-    return new CachedRows(scan, types, fragments, columns, candidates, limit, chunkRows);
+    return new CachedRows(scan, types, fragments, columns, CachedRows.keyRows(scan, fragments, columns,
+        runtime.cache(), scans), limit, chunkRows);
   }
 
   /**
@@ -378,50 +356,7 @@ public final class VectorExecutor {
 
   /** Columns of one fragment from the cache; those missing are read from Lance in one scan and cached. */
   private CachedColumn[] cachedColumns(List<String> names, FragmentScans scans, int fragment) throws Exception {
-    ColumnCache cache = runtime.cache();
-    CachedColumn[] out = new CachedColumn[names.size()];
-    List<String> missing = new ArrayList<>();
-    for (int c = 0; c < out.length; c++) {
-      out[c] = cache.get(scans.fragmentKey(fragment), names.get(c)).orElse(null);
-      if (out[c] == null && !missing.contains(names.get(c))) {
-        missing.add(names.get(c));
-      }
-    }
-    if (missing.isEmpty()) {
-      return out;
-    }
-    Map<String, CachedColumn> loaded = new HashMap<>();
-    ArrowReader reader = scans.open(missing, Optional.empty(), List.of(fragment), 0, Optional.empty(),
-        scanBatchRows(scans, missing.size()));
-    try {
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      Map<String, CachedColumn.Builder> builders = new HashMap<>();
-      for (String name : missing) {
-        Col shape = ColumnReader.shape(root.getVector(name).getField().getType());
-        builders.put(name, new CachedColumn.Builder(shape, scans.fragmentRows(fragment)));
-      }
-      while (reader.loadNextBatch()) {
-        if (Thread.currentThread().isInterrupted()) {
-          throw new InterruptedException("vectorized scan cancelled");
-        }
-        for (String name : missing) {
-          builders.get(name).append(root.getVector(name));
-        }
-      }
-      for (String name : missing) {
-        CachedColumn column = builders.get(name).build();
-        loaded.put(name, column);
-        cache.put(scans.fragmentKey(fragment), name, column);
-      }
-    } finally {
-      scans.release(reader);
-    }
-    for (int c = 0; c < out.length; c++) {
-      if (out[c] == null) {
-        out[c] = loaded.get(names.get(c));
-      }
-    }
-    return out;
+    return runtime.cache().load(names, scans, fragment, scanBatchRows(scans, names.size()));
   }
 
   private static void aggregateCached(CachedColumn[] cached, int from, int to, List<Op> before,
