@@ -50,7 +50,6 @@ import dev.lake.metasrv.IngestRequest;
 import dev.lake.metasrv.WriteCoordinator;
 import dev.lake.metasrv.WriteResult;
 import dev.lake.metasrv.WriteInterceptor;
-import dev.lake.query.Catalog;
 import dev.lake.query.QueryOptions;
 import dev.lake.query.QueryService;
 import dev.lake.query.CachingCatalog;
@@ -59,13 +58,10 @@ import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.MetaStore;
 import dev.lake.registry.RegistrationListener;
 import dev.lake.registry.RegistryException;
-import dev.lake.registry.TableRegistration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
@@ -203,7 +199,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           forwarding, new NamespaceActions(resolver), warmup::pending);
       cluster.internalEndpoint(allocator, config.host(), signer, clock, config.users(), ingest, actions,
           internalTransport);
-      FlightSqlMetadata metadata = new FlightSqlMetadata(() -> tables(catalog), VERSION);
+      FlightSqlMetadata metadata = new FlightSqlMetadata(
+          () -> catalog.tables().stream().map(TableInfo::of).toList(), VERSION);
       // Every query's allocator is a child of this one: its limit bounds the node's queries together (their Arrow
       // buffers and the heap charged for their operators and plans, query.node-memory-limit), PollFlightInfo jobs too.
       this.queryAllocator = opened.add(allocator.newChildAllocator("queries", 0, config.queryNodeMemoryLimit()));
@@ -435,14 +432,6 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
           allocator.getAllocatedMemory(), e.getMessage());
     }
     LOG.info("lake stopped node={}", config.nodeId());
-  }
-
-  private static List<TableInfo> tables(Catalog catalog) {
-    List<TableInfo> out = new ArrayList<>();
-    for (TableRegistration r : catalog.tables()) {
-      out.add(new TableInfo(r.name(), dev.lake.engine.RegisteredSchema.of(r)));
-    }
-    return out;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.lake.flight.metadata;
 
+import dev.lake.engine.RegisteredSchema;
+import dev.lake.registry.TableRegistration;
 import java.util.Objects;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -20,5 +22,10 @@ public record TableInfo(String name, Schema schema) {
     if (name.isBlank()) {
       throw new IllegalArgumentException("table name must not be blank");
     }
+  }
+
+  /** A registered table, its stored schema mapped to the types query results carry. */
+  public static TableInfo of(TableRegistration registration) {
+    return new TableInfo(registration.name(), RegisteredSchema.of(registration));
   }
 }
