@@ -18,7 +18,9 @@ import org.apache.arrow.memory.RootAllocator;
  * twice (first run, second run), printing both with the process CPU time they took; {@code --prewarm SQL} runs
  * one statement before them; {@code --warmup-rows N} sets the restarted servers' {@code query.warmup-rows} (0 by default,
  * as test servers; the benchmark starts them as shipped), {@code --auto-analyze true|false} the loading and restarted
- * servers' {@code query.auto-analyze} (test servers: off). Every loop is bounded by its counts.
+ * servers' {@code query.auto-analyze} (test servers: off), {@code --load true} loads the data afresh in this JVM
+ * first (as the benchmark's cold column does: the JVM has ingested, but run no query). Every loop is bounded by its
+ * counts.
  */
 public final class ColdProbe {
   private ColdProbe() {}
@@ -73,6 +75,7 @@ public final class ColdProbe {
     String prewarm = null;
     String warmupRows = "0";
     Map<String, String> analyze = Map.of();
+    boolean reload = false;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--sf" -> scale = Double.parseDouble(args[i + 1]);
@@ -82,11 +85,16 @@ public final class ColdProbe {
         case "--prewarm" -> prewarm = args[i + 1];
         case "--warmup-rows" -> warmupRows = args[i + 1];
         case "--auto-analyze" -> analyze = Map.of("query.auto-analyze", args[i + 1]);
+        case "--load" -> reload = Boolean.parseBoolean(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N --auto-analyze true|false");
+            + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N --auto-analyze true|false"
+            + " --load true|false");
       }
     }
-    Path lake = work.resolve("lake");
+    Path lake = work.resolve(reload ? "lake-loaded" : "lake");
+    if (reload) {
+      deleteTree(lake);
+    }
     if (!Files.exists(lake)) {
       try (BufferAllocator allocator = new RootAllocator();
           LakeTestServer server = LakeTestServer.start(lake, b -> { }, analyze);
@@ -129,5 +137,15 @@ public final class ColdProbe {
       }
     }
     System.exit(0);
+  }
+
+  private static void deleteTree(Path root) throws java.io.IOException {
+    if (Files.exists(root)) {
+      try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
   }
 }

@@ -270,6 +270,8 @@ final class CachedColumn {
     private byte[] data;
     private int dataLength;
     private int[] offsets;
+    /** The longest string appended, in bytes. */
+    private int maxLength;
 
     /** @param expectedRows the fragment's rows, to size the arrays once */
     Builder(Col shape, long expectedRows) {
@@ -346,9 +348,12 @@ final class CachedColumn {
       if (length > 0) {
         loaded.data(1).get(base, data, dataLength, length);
       }
+      int longest = maxLength;
       for (int i = 1; i <= n; i++) {
         offsets[rows + i] = dataLength + batchOffsets[i] - base;
+        longest = Math.max(longest, batchOffsets[i] - batchOffsets[i - 1]);
       }
+      maxLength = longest;
       dataLength += length;
     }
 
@@ -387,7 +392,74 @@ final class CachedColumn {
     /** The distinct values (codes filled in), or null when there are too many for a dictionary to pay. */
     private byte[][] dictionary(int[] codes) {
       int limit = Math.min(MAX_DICTIONARY, Math.max(1, rows / 4));
-      int[] slots = new int[Integer.highestOneBit(Math.max(16, limit * 2)) << 1];
+      int capacity = Integer.highestOneBit(Math.max(16, limit * 2)) << 1;
+      return maxLength <= StringSource.MAX_PACKED ? packedDictionary(codes, limit, capacity)
+          : hashedDictionary(codes, limit, capacity);
+    }
+
+    /**
+     * {@link #dictionary} when every value is short enough to be one long ({@link StringSource#pack}'s layout:
+     * length and bytes, so "" and "\0" differ): a value is compared and hashed as a long, not byte by byte (the
+     * flags and statuses of a fact table, whose millions of rows a cold first query dictionary-encodes).
+     */
+    private byte[][] packedDictionary(int[] codes, int limit, int capacity) {
+      long[] keys = new long[capacity];
+      int[] slots = new int[capacity];
+      Arrays.fill(slots, -1);
+      int mask = capacity - 1;
+      long[] values = new long[16];
+      int distinct = 0;
+      long lastKey = 0;
+      int lastCode = -1;
+      for (int r = 0; r < rows; r++) {
+        int start = offsets[r];
+        int length = offsets[r + 1] - start;
+        long key = (long) length << 56;
+        for (int k = 0; k < length; k++) {
+          key |= (data[start + k] & 0xFFL) << (8 * k);
+        }
+        if (key == lastKey && lastCode >= 0) {
+          codes[r] = lastCode;
+          continue;
+        }
+        long mixed = key * 0x9E3779B97F4A7C15L;
+        int slot = (int) (mixed ^ (mixed >>> 29)) & mask;
+        int code;
+        while (true) {
+          int d = slots[slot];
+          if (d < 0) {
+            if (distinct == limit) {
+              return null;
+            }
+            if (distinct == values.length) {
+              values = Arrays.copyOf(values, distinct * 2);
+            }
+            values[distinct] = key;
+            keys[slot] = key;
+            slots[slot] = distinct;
+            code = distinct++;
+            break;
+          }
+          if (keys[slot] == key) {
+            code = d;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        codes[r] = code;
+        lastKey = key;
+        lastCode = code;
+      }
+      byte[][] out = new byte[distinct][];
+      for (int d = 0; d < distinct; d++) {
+        out[d] = StringSource.unpack(values[d]);
+      }
+      return out;
+    }
+
+    /** {@link #dictionary} over values of any length: hashed and compared byte by byte. */
+    private byte[][] hashedDictionary(int[] codes, int limit, int capacity) {
+      int[] slots = new int[capacity];
       Arrays.fill(slots, -1);
       int mask = slots.length - 1;
       int[] starts = new int[16];

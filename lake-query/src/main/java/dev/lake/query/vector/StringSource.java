@@ -22,8 +22,11 @@ abstract class StringSource {
     return pack(bytes(i));
   }
 
+  /** The longest value {@link #pack} packs into one long, in bytes. */
+  static final int MAX_PACKED = 7;
+
   static long pack(byte[] bytes) {
-    if (bytes.length > 7) {
+    if (bytes.length > MAX_PACKED) {
       return -1;
     }
     long code = (long) bytes.length << 56;

@@ -93,6 +93,56 @@ class CachedColumnTest {
   }
 
   /**
+   * Short values (at most 7 bytes: compared as one long each) and a column with one longer value (compared byte by
+   * byte) dictionary-encode to exactly their bytes: the empty value apart from a zero byte and two zero bytes, bytes
+   * 0x80-0xFF, runs of one value, NULLs, both sides of the 7-byte edge.
+   */
+  @Test
+  void shortAndLongValuesDictionaryEncodeToTheirExactBytes() {
+    byte[][] pool = {
+        {}, {0}, {0, 0}, {0, 0, 0, 0, 0, 0, 0}, {(byte) 0xFF}, {(byte) 0xC3, (byte) 0xA9}, {'A'}, {'A', 0},
+        {'N', 'O', 'N', 'E'}, {1, 2, 3, 4, 5, 6, 7}, {7, 6, 5, 4, 3, 2, 1}, {(byte) 0x80, 0, 0, 0, 0, 0, (byte) 0x80}};
+    byte[] eight = {1, 2, 3, 4, 5, 6, 7, 8};
+    for (boolean withLong : new boolean[] {false, true}) {
+      int rows = 4_000;
+      byte[][] values = new byte[rows][];
+      for (int i = 0; i < rows; i++) {
+        int pick = i < pool.length ? i : (i / 50) % 3 == 0 ? 1 : random.nextInt(pool.length + 1);
+        values[i] = pick == pool.length ? null : pool[pick];
+      }
+      if (withLong) {
+        values[rows - 7] = eight;
+      }
+      CachedColumn column;
+      try (VarCharVector vector = new VarCharVector("s", allocator)) {
+        vector.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+          if (values[i] == null) {
+            vector.setNull(i);
+          } else {
+            vector.setSafe(i, values[i]);
+          }
+        }
+        vector.setValueCount(rows);
+        CachedColumn.Builder builder = new CachedColumn.Builder(new Col(Kind.STRING, 0, 0), rows);
+        builder.append(vector);
+        column = builder.build();
+      }
+      int distinct = pool.length + (withLong ? 1 : 0);
+      assertThat(column.bytes()).as("dictionary of %d values, with an 8-byte value: %s", distinct, withLong)
+          .isLessThan(3L * rows);
+      Col all = column.read(null, 0, rows);
+      for (int i = 0; i < rows; i++) {
+        assertThat(all.isNull(i)).as("NULL at row " + i).isEqualTo(values[i] == null);
+        if (values[i] != null) {
+          assertThat(all.strings.bytes(i)).as("row " + i + (withLong ? ", with an 8-byte value" : ""))
+              .isEqualTo(values[i]);
+        }
+      }
+    }
+  }
+
+  /**
    * A comparison of two cached columns held narrow (dates as shorts with different bases, keys as ints) is tested
    * in place and keeps exactly the rows a naive comparison keeps, NULLs on either side dropped.
    */
