@@ -304,6 +304,55 @@ public final class JoinTable implements AutoCloseable {
     return matches.done();
   }
 
+  /**
+   * Narrows {@code positions[0..count)}, rows of {@code batch}, in place to those whose key (its columns
+   * {@code probeKeys}) may have a build row, and returns how many are left ({@link KeyPrefilter}): exactly for a
+   * directly addressed key or one with presence bits, a superset through the bit filter of a hashed integer key; a
+   * NULL key (or a packed key outside the build's spans) has none, a value beyond a long is kept. -1 when the table
+   * has no such test (keys through the dictionary or as tuples).
+   */
+  int mayMatch(Batch batch, int[] probeKeys, int[] positions, int count) {
+    PresenceBits present = direct != null ? direct.present() : presence;
+    if (present == null && bloom == null || packing == null && probeKeys.length != 1) {
+      return -1;
+    }
+    Col key;
+    if (packing != null) {
+      Col[] keyColumns = new Col[probeKeys.length];
+      for (int k = 0; k < probeKeys.length; k++) {
+        keyColumns[k] = batch.column(probeKeys[k]);
+      }
+      key = packing.pack(keyColumns, batch.size());
+    } else {
+      key = batch.column(probeKeys[0]);
+    }
+    if (key.kind != Kind.LONG) {
+      return -1;
+    }
+    long[] values = key.longs;
+    boolean[] nulls = key.nulls;
+    BigDecimal[] wide = key.wide;
+    int kept = 0;
+    for (int j = 0; j < count; j++) {
+      int i = positions[j];
+      boolean may;
+      if (nulls != null && nulls[i]) {
+        may = false;
+      } else if (wide != null && wide[i] != null) {
+        may = true;
+      } else if (present != null) {
+        may = present.contains(values[i]);
+      } else {
+        int bit = (int) (mix(values[i]) >>> 32) & bloomMask;
+        may = (bloom[bit >>> 6] & (1L << bit)) != 0;
+      }
+      if (may) {
+        positions[kept++] = i;
+      }
+    }
+    return kept;
+  }
+
   /** Matching row pairs: {@code probeRows[i]} of the probe batch joins {@code buildRows[i]} of this table. */
   record Matches(int[] probeRows, int[] buildRows, int count) {}
 

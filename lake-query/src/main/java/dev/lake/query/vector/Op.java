@@ -3,7 +3,8 @@ package dev.lake.query.vector;
 import java.util.List;
 
 /** A batch-at-a-time operator between the scan and the aggregate, or after the aggregate. */
-public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup, OuterProbe, SemiProbe, SpilledProbe {
+public sealed interface Op permits Op.Filter, Op.Program, Op.Probe, Op.Regroup, KeyPrefilter, OuterProbe, SemiProbe,
+    SpilledProbe {
   Batch apply(Batch batch);
 
   /**

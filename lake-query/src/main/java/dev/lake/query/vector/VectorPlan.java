@@ -77,6 +77,10 @@ public record VectorPlan(String table, List<String> columns, Optional<String> la
         bound.add(new SpilledProbe(op, spilled.get(slot)));
         continue;
       }
+      if (op instanceof KeyPrefilter) {
+        bound.add(((KeyPrefilter) op).bind(tables, spilled));
+        continue;
+      }
       bound.add(op instanceof Op.Probe ? ((Op.Probe) op).bind(tables.get(((Op.Probe) op).spec().slot()))
           : op instanceof OuterProbe ? ((OuterProbe) op).bind(tables.get(((OuterProbe) op).spec().slot()))
           : op instanceof SemiProbe ? ((SemiProbe) op).bind(tables.get(((SemiProbe) op).spec().slot())) : op);

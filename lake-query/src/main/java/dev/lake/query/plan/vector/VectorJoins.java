@@ -1,6 +1,7 @@
 package dev.lake.query.plan.vector;
 
 import dev.lake.query.plan.lance.LanceTableScan;
+import dev.lake.query.vector.KeyPrefilter;
 import dev.lake.query.vector.Unsupported;
 import dev.lake.query.vector.VectorPlan;
 import java.util.ArrayList;
@@ -103,10 +104,14 @@ public final class VectorJoins {
     List<String> kinds = joinKinds(plan);
     String joined = kinds.stream().allMatch("inner"::equals) ? "inner equi-join(s)"
         : "join(s) (" + String.join(", ", kinds) + ")";
+    long prefiltered = plan.before().stream().filter(op -> op instanceof KeyPrefilter)
+        .mapToLong(op -> ((KeyPrefilter) op).candidates().size()).sum();
     String why = String.format(Locale.ROOT, "%s %d %s: %s (about %.0f rows) is scanned"
-        + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs%s",
+        + " fragment by fragment in parallel and probes %d hash table(s) built first from the other inputs%s%s",
         rowsOnly ? "rows of" : "aggregate over", probeJoins.builds().size(), joined, probe.lanceTable().name(),
-        probeRows, probeJoins.builds().size(), rowsOnly ? "; its rows go ungrouped into the joining hash table" : "");
+        probeRows, probeJoins.builds().size(), prefiltered == 0 ? ""
+            : String.format(Locale.ROOT, "; the keys of %d later join(s) are tested before the first", prefiltered),
+        rowsOnly ? "; its rows go ungrouped into the joining hash table" : "");
     return Optional.of(VectorJoin.of(original, probeJoins.builds(), probe.lanceTable(), plan, why));
   }
 

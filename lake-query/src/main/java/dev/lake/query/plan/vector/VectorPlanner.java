@@ -107,6 +107,7 @@ public final class VectorPlanner {
     private Sort sort;
     /** Whether the pipeline's rows are its result (no aggregate, sort or limit allowed). */
     private final boolean rowsOnly;
+    private final JoinPrefilters prefilters = new JoinPrefilters();
 
     Pipeline(RexBuilder rexBuilder, ProbeJoins joins, boolean rowsOnly) {
       this.rexBuilder = rexBuilder;
@@ -184,6 +185,9 @@ public final class VectorPlanner {
         next.add(extended.get(outputs[i]));
       }
       ops().add(new Op.Program(inputCount, steps, outputs));
+      if (aggregate == null) {
+        prefilters.project(outputs, inputCount);
+      }
       shapes = next;
     }
 
@@ -225,6 +229,7 @@ public final class VectorPlanner {
 
     private void probe(Join join) throws Unsupported {
       ProbeJoins.Step step = joins.probe(join, shapes, rexBuilder);
+      prefilters.join(step.ops(), before.size(), shapes.size());
       before.addAll(step.ops());
       shapes = step.shapes();
     }
@@ -240,6 +245,7 @@ public final class VectorPlanner {
         ExprCompiler.shape(field.getType());
         output.add(ExprCompiler.output(field.getType()));
       }
+      List<Op> before = prefilters.insertInto(this.before);
       if (rowsOnly) {
         return new VectorPlan(scan.lanceTable().name(), columns, scan.filter(), scanFilter, before, null, null,
             List.of(), null, List.of(), List.of(), 0, Optional.empty(), output);
