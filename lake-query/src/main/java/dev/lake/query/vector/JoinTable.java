@@ -39,6 +39,8 @@ public final class JoinTable implements AutoCloseable {
   /** Per distinct key: its first build row; per build row: the next row of the same key (-1 ends a chain). */
   private final int[] first;
   private final int[] next;
+  /** Whether some key of a hashed table repeats: a match then follows {@link #next}, else it is {@code first[g]}. */
+  private final boolean chained;
   private final Map<Object, Long> dictionary;
   private final MemoryBudget budget;
   /**
@@ -85,6 +87,11 @@ public final class JoinTable implements AutoCloseable {
     this.mask = slots == null ? 0 : slots.length - 1;
     this.first = first;
     this.next = next;
+    boolean repeats = false;
+    for (int i = 0; direct == null && i < next.length && !repeats; i++) {
+      repeats = next[i] >= 0;
+    }
+    this.chained = repeats;
     this.dictionary = dictionary;
     this.budget = budget;
     if (slots != null && width == 2 && dictionary.isEmpty()) {
@@ -215,7 +222,7 @@ public final class JoinTable implements AutoCloseable {
       if (g < 0) {
         continue;
       }
-      matches.addChain(i, first[g], next);
+      addMatches(matches, i, g);
     }
     return matches.done();
   }
@@ -241,10 +248,19 @@ public final class JoinTable implements AutoCloseable {
       }
       int g = groupOf(v, (int) h & mask);
       if (g >= 0) {
-        matches.addChain(i, first[g], next);
+        addMatches(matches, i, g);
       }
     }
     return matches.done();
+  }
+
+  /** Probe row {@code i} meets the build rows of group {@code g} of a hashed table. */
+  private void addMatches(MatchList matches, int i, int g) {
+    if (chained) {
+      matches.addChain(i, first[g], next);
+    } else {
+      matches.add(i, first[g]);
+    }
   }
 
   /** The group of single integer key {@code v} of a hashed table, probing from {@code slot} on; -1 when absent. */
@@ -272,7 +288,7 @@ public final class JoinTable implements AutoCloseable {
       }
       int g = groupOf(v, (int) mix(v) & mask);
       if (g >= 0) {
-        matches.addChain(i, first[g], next);
+        addMatches(matches, i, g);
       }
     }
     return matches.done();
