@@ -253,12 +253,4 @@ class ColumnCacheByFragmentTest extends LakeTestSupport {
           .isEqualTo(2L * FRAGMENTS);
     }
   }
-
-  /** Registers the table's latest Lance version (committed outside lake by the test). */
-  private TableRegistration register(TableRegistration table) {
-    TableRegistration next = table.withVersion(engine.latestVersion(table.location()), table.schema(), 1,
-        Instant.now());
-    catalog.put(next);
-    return next;
-  }
 }

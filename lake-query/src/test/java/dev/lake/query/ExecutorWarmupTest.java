@@ -87,7 +87,7 @@ class ExecutorWarmupTest {
       assertThat(Files.exists(scratch)).as("the scratch directory is deleted").isFalse();
       assertThat(engine.openHandles()).as("open Lance handles").isZero();
       assertThat(allocator.getAllocatedMemory()).as("Arrow memory left allocated").isZero();
-      assertThat(nodeCache.stats()).as("the node's column cache").isEqualTo(new ColumnCache.Stats(0, 0, 0));
+      assertThat(nodeCache.stats()).as("the node's column cache").isEqualTo(new ColumnCache.Stats(0, 0, 0, 0));
       assertThat(nodeCatalog.tables()).as("the node's catalog").isEmpty();
     }
   }

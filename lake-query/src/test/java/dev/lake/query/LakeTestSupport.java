@@ -93,6 +93,14 @@ abstract class LakeTestSupport {
     return next;
   }
 
+  /** Registers the latest version of {@code table}'s dataset (after a change made with Lance directly). */
+  TableRegistration register(TableRegistration table) {
+    TableRegistration next = table.withVersion(engine.latestVersion(table.location()), table.schema(), 1,
+        Instant.now());
+    catalog.put(next);
+    return next;
+  }
+
   /** Prepares and executes {@code sql} at the current registrations; checks both schemas agree. */
   Result query(String sql, Object... parameters) {
     PreparedQuery prepared = service.prepare(sql);

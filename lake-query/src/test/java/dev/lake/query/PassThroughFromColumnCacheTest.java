@@ -6,7 +6,6 @@ import dev.lake.query.vector.ColumnCache;
 import dev.lake.query.vector.VectorRuntime;
 import dev.lake.registry.TableRegistration;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -188,12 +187,5 @@ class PassThroughFromColumnCacheTest extends LakeTestSupport {
 
   private List<List<Object>> run(QueryService on, String sql, List<Object> values) {
     return result(on, sql, values).rows();
-  }
-
-  private TableRegistration register(TableRegistration table) {
-    TableRegistration next = table.withVersion(engine.latestVersion(table.location()), table.schema(), 1,
-        Instant.now());
-    catalog.put(next);
-    return next;
   }
 }

@@ -201,8 +201,9 @@ final class LanceScanSource implements ScanSource {
   }
 
   @Override
-  public boolean buildFromCache(CachedScan scan, JoinBuilder builder) {
-    return unchecked(() -> vectors.buildFromCache(scan, fragmentScans(), builder),
+  public dev.lake.query.vector.JoinTable sharedBuild(CachedScan scan, String rows,
+      java.util.function.Supplier<JoinBuilder> builders) {
+    return unchecked(() -> vectors.sharedBuild(scan, rows, fragmentScans(), builders),
         "a vectorized join read its build side", "reading a build side of a vectorized join");
   }
 

@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * A plain scan the vectorized executor can serve from its {@link ColumnCache}: it reads {@code columns} (the first
  * {@code outputs} are the scan's result, the rest only feed the filter) and keeps the rows {@code filter} accepts.
- * A vectorized join's build side that is a table scan is read this way ({@link VectorExecutor#buildFromCache}).
+ * A vectorized join's build side that is a table scan is read this way ({@link VectorExecutor#sharedBuild}).
  *
  * @param key an equality of an integer column with a constant that is one of the filter's conjuncts: only the rows
  *     the column's {@link KeyPositions} give for it are read (the filter still decides)

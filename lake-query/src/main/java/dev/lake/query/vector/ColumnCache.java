@@ -33,6 +33,7 @@ public final class ColumnCache {
   private final Cache<Key, Double> widths = Caffeine.newBuilder().maximumSize(65_536).build();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
+  private final LongAdder sharedTables = new LongAdder();
 
   /** @param maxBytes the most heap the cached columns may hold; 0 turns the cache off */
   public ColumnCache(long maxBytes) {
@@ -44,7 +45,8 @@ public final class ColumnCache {
     this.columns = Caffeine.newBuilder()
         .maximumWeight(Math.max(1, maxBytes))
         .<Object, Object>weigher((key, value) -> (int) Math.min(Integer.MAX_VALUE, value instanceof CachedColumn
-            ? ((CachedColumn) value).bytes() : ((KeyPositions) value).bytes()))
+            ? ((CachedColumn) value).bytes() : value instanceof JoinTable ? ((JoinTable) value).bytes()
+            : ((KeyPositions) value).bytes()))
         .build();
   }
 
@@ -85,6 +87,35 @@ public final class ColumnCache {
     }
     // equal fragment keys hold equal rows: positions built from another copy of the column index this one too
     return (KeyPositions) columns.get(new IndexKey(fragmentKey, column), key -> KeyPositions.of(cached));
+  }
+
+  /**
+   * The join table {@code build} makes of the rows {@code rows} identifies (the build side's scan, its keys and
+   * shapes) over the fragments {@code fragmentKeys}, built on first use and then shared, under the same budget, by
+   * every execution that builds the same table (docs/architecture.md, "Execution paths and the column cache"): its
+   * rows are immutable, so the table is too. The building query's memory charge for it is released once it is
+   * cached (the cache's budget holds it from then on), so closing it after an execution releases nothing. Null when
+   * {@code build} returns null (the columns do not fit), not cached.
+   */
+  JoinTable joinTable(List<String> fragmentKeys, String rows, java.util.function.Supplier<JoinTable> build) {
+    if (!enabled()) {
+      return build.get();
+    }
+    TableKey key = new TableKey(fragmentKeys, rows);
+    JoinTable cached = (JoinTable) columns.getIfPresent(key);
+    if (cached != null) {
+      sharedTables.increment();
+      return cached;
+    }
+    // Built outside the cache's own computation: building loads columns into this cache from other threads, which a
+    // computation holding the key's entry would block. Two executions may build it at once; the first one kept wins.
+    JoinTable table = build.get();
+    if (table == null) {
+      return null;
+    }
+    table.close();
+    Object kept = columns.asMap().putIfAbsent(key, table);
+    return kept == null ? table : (JoinTable) kept;
   }
 
   void put(String fragmentKey, String column, CachedColumn value) {
@@ -155,7 +186,7 @@ public final class ColumnCache {
   public Stats stats() {
     columns.cleanUp();
     long held = columns.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-    return new Stats(hits.sum(), misses.sum(), held);
+    return new Stats(hits.sum(), misses.sum(), held, sharedTables.sum());
   }
 
   /** Drops every cached column (tests; memory pressure by hand). */
@@ -163,10 +194,15 @@ public final class ColumnCache {
     columns.invalidateAll();
   }
 
-  /** Column lookups that found the column, that did not, and the approximate heap held. */
-  public record Stats(long hits, long misses, long bytes) {}
+  /**
+   * Column lookups that found the column, that did not, the approximate heap held, and the join tables an execution
+   * found built by an earlier one ({@link #joinTable}).
+   */
+  public record Stats(long hits, long misses, long bytes, long sharedTables) {}
 
   private record Key(String fragment, String column) {}
 
   private record IndexKey(String fragment, String column) {}
+
+  private record TableKey(List<String> fragments, String rows) {}
 }

@@ -186,6 +186,11 @@ public final class JoinTable implements AutoCloseable {
     budget.close();
   }
 
+  /** The memory charged for this table (its rows, keys, chains and slots), whether or not the charge is released. */
+  long bytes() {
+    return budget.charged();
+  }
+
   /**
    * The matches of {@code batch}'s rows, whose join keys are its columns {@code probeKeys} (in the order of this
    * table's keys): probe row and build row of each match, probe rows ascending.

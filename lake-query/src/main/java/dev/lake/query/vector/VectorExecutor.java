@@ -234,7 +234,7 @@ public final class VectorExecutor {
    * Adds the rows of {@code scan} to {@code builder} from cached columns (loaded first where missing), the filter
    * evaluated here; false (nothing added) when the columns do not fit the cache — the caller then scans Lance.
    */
-  public boolean buildFromCache(CachedScan scan, FragmentScans scans, JoinBuilder builder) throws Exception {
+  private boolean buildFromCache(CachedScan scan, FragmentScans scans, JoinBuilder builder) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     if (!fitsCache(scan.columns(), scans, fragments)) {
       return false;
@@ -255,6 +255,44 @@ public final class VectorExecutor {
       }
     }
     return true;
+  }
+
+  /**
+   * The join table of the rows of {@code scan} ({@code rows} names them: the scan's columns and condition, the
+   * table's keys and shapes), built from cached columns by a builder from {@code builders} once per set of fragments
+   * and then shared by every execution that builds the same ({@link ColumnCache#joinTable}); null when the columns do
+   * not fit the cache — the caller then scans Lance.
+   */
+  public JoinTable sharedBuild(CachedScan scan, String rows, FragmentScans scans,
+      java.util.function.Supplier<JoinBuilder> builders) {
+    List<Integer> fragments = scans.fragmentIds();
+    if (!fitsCache(scan.columns(), scans, fragments)) {
+      return null;
+    }
+    List<String> keys = new ArrayList<>(fragments.size());
+    for (int fragment : fragments) {
+      keys.add(scans.fragmentKey(fragment));
+    }
+    return runtime.cache().joinTable(keys, rows, () -> {
+      JoinBuilder builder = builders.get();
+      boolean built = false;
+      try {
+        JoinTable table = buildFromCache(scan, scans, builder) ? builder.finish() : null;
+        built = table != null;
+        return table;
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table", e);
+      } catch (Exception e) {
+        throw new IllegalStateException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
+      } finally {
+        if (!built) {
+          builder.abandon();
+        }
+      }
+    });
   }
 
   /**

@@ -97,11 +97,13 @@ public interface ScanSource {
   }
 
   /**
-   * Adds the rows of {@code scan} to a join's {@code builder} from the vectorized executor's column cache; false
-   * (nothing added) when this source has no cache or the columns do not fit it.
+   * The join table of the rows of {@code scan} (named by {@code rows}) from the vectorized executor's column cache,
+   * shared with every execution that builds the same over the same fragments; null when this source has no cache or
+   * the columns do not fit it.
    */
-  default boolean buildFromCache(dev.lake.query.vector.CachedScan scan, dev.lake.query.vector.JoinBuilder builder) {
-    return false;
+  default dev.lake.query.vector.JoinTable sharedBuild(dev.lake.query.vector.CachedScan scan, String rows,
+      java.util.function.Supplier<dev.lake.query.vector.JoinBuilder> builders) {
+    return null;
   }
 
   /** Where the execution's operators spill past its memory limit; null when they may not. */

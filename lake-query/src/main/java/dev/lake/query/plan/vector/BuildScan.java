@@ -16,14 +16,17 @@ import dev.lake.query.vector.Unsupported;
  * @param filter the Lance filter pushed into the scan
  * @param cached the same scan for the vectorized executor's column cache (the filter compiled to run over cached
  *     columns), when it can evaluate the filter
+ * @param rows which rows of a table version the scan reads, as text: its columns and its condition's digest (with
+ *     its literals); two scans of one version with equal text read equal rows (a shared join table's key)
  */
 public record BuildScan(String reference, List<String> columns, Optional<String> filter,
-    Optional<CachedScan> cached) {
+    Optional<CachedScan> cached, String rows) {
   public BuildScan {
     Objects.requireNonNull(reference, "reference");
     columns = List.copyOf(columns);
     Objects.requireNonNull(filter, "filter");
     Objects.requireNonNull(cached, "cached");
+    Objects.requireNonNull(rows, "rows");
   }
 
   /** The scan of {@code build}, when it is a plain scan of at least one stored column. */
@@ -46,6 +49,6 @@ public record BuildScan(String reference, List<String> columns, Optional<String>
       // a column the executor cannot hold: the join reads Lance's batches
     }
     return Optional.of(new BuildScan(scan.lanceTable().reference().key(), scan.columnNames(), scan.filter(),
-        cached));
+        cached, "columns=" + scan.columnNames() + " condition=" + scan.condition().map(Object::toString).orElse("")));
   }
 }

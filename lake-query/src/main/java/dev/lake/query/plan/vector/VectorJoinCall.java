@@ -236,27 +236,24 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
       throw new IllegalStateException("no scan source is bound for table reference '" + scan.reference() + "'");
     }
     BufferAllocator allocator = scans.allocator();
-    JoinBuilder builder = new JoinBuilder(spec, allocator, PartitionedBuild.allowed(scans.spill()));
+    boolean spillable = PartitionedBuild.allowed(scans.spill());
     boolean built = false;
     if (scan.cached().isPresent()) {
       try {
-        if (((ScanSource) source).buildFromCache(scan.cached().get(), builder)) {
-          JoinTable table = builder.finish();
-          built = true;
+        JoinTable table = ((ScanSource) source).sharedBuild(scan.cached().get(), scan.rows() + " keys="
+            + Arrays.toString(spec.buildKeys()) + " shapes=" + shapes(spec), () -> new JoinBuilder(spec, allocator,
+            spillable));
+        if (table != null) {
           return new Built(table, null);
         }
       } catch (StateMemoryException e) {
-        if (!PartitionedBuild.allowed(scans.spill())) {
+        if (!spillable) {
           throw e;
         }
         // too big for memory: read it again from Lance, spilling
-      } finally {
-        if (!built) {
-          builder.abandon();
-        }
       }
-      builder = new JoinBuilder(spec, allocator, PartitionedBuild.allowed(scans.spill()));
     }
+    JoinBuilder builder = new JoinBuilder(spec, allocator, spillable);
     PartitionedBuild spilled = null;
     try (ArrowReader reader = ((ScanSource) source).batches(scan.columns(), scan.filter(), Optional.empty())) {
       while (reader.loadNextBatch()) {
@@ -285,6 +282,15 @@ public record VectorJoinCall(String reference, VectorPlan plan, List<RowShape> b
         abandon(builder, spilled);
       }
     }
+  }
+
+  /** The kind and scale of each build column, as text. */
+  private static String shapes(JoinSpec spec) {
+    StringBuilder text = new StringBuilder();
+    for (dev.lake.query.vector.Col shape : spec.buildShapes()) {
+      text.append(shape.kind()).append('/').append(shape.scale()).append(' ');
+    }
+    return text.toString();
   }
 
   /** The build side outgrew the memory limit: its rows go on to disk, or the query fails when it may not spill. */

@@ -17,7 +17,7 @@ class VectorJoinCallTest {
   @Test
   void computedBuildSidesAreBuiltBeforeScannedOnes() {
     List<JoinSpec> joins = List.of(spec(0), spec(1), spec(2), spec(3), spec(4));
-    BuildScan scan = new BuildScan("orders", List.of("o_orderkey"), Optional.empty(), Optional.empty());
+    BuildScan scan = new BuildScan("orders", List.of("o_orderkey"), Optional.empty(), Optional.empty(), "orders");
     List<Optional<BuildScan>> scans = List.of(Optional.of(scan), Optional.empty(), Optional.of(scan),
         Optional.empty(), Optional.empty());
     assertThat(VectorJoinCall.buildOrder(joins, scans).stream().map(JoinSpec::slot).toList())
