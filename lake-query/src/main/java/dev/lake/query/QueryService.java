@@ -290,29 +290,14 @@ public final class QueryService implements AutoCloseable {
         PinnedTables opening = tables;
         Optional<LiteralParameters.Parameterized> auto = values.isEmpty() ? autoParameterized(sql)
             : Optional.empty();
+        Shared shared = auto.isPresent() ? shared(auto.get(), keyed, tables, guard) : null;
         statement = null;
         boolean validatedNow = false;
-        if (auto.isPresent()) {
-          String text = auto.get().text();
-          CachedStatement shared = plans.get(text, keyed, cached -> opening.smallAppendsOf(cached.validated()
-              .tables()), true).orElse(null);
-          boolean fresh = shared == null;
-          if (fresh) {
-            try {
-              shared = CachedStatement.validate(text, tables, options, guard);
-              plans.put(text, shared);
-            } catch (dev.lake.query.model.QueryRejectedException e) {
-              shared = null; // the text as written is planned below, and reports its own errors
-            }
-          }
-          Optional<List<Object>> fitted = shared == null ? Optional.empty()
-              : auto.get().values(shared.validated().parameterRowType());
-          if (fitted.isPresent()) { // the same statement with the literals bound as its parameters
-            statement = shared;
-            validatedNow = fresh;
-            values = Collections.unmodifiableList(fitted.get());
-            cacheText = text;
-          }
+        if (shared != null) { // the same statement with the literals bound as its parameters
+          statement = shared.statement();
+          validatedNow = shared.validatedNow();
+          values = shared.values();
+          cacheText = auto.get().text();
         }
         if (statement == null) {
           statement = plans.get(sql, keyed, cached -> !cached.validated().explain()
@@ -375,6 +360,32 @@ public final class QueryService implements AutoCloseable {
       throw failure(t, sql);
     }
   }
+
+  /**
+   * An execution's cached statement for {@code auto}'s text (found, or validated and cached now) with the values its
+   * literals bind, when each is exactly a value of its parameter's type; null when one is not, or the parameterized
+   * text is refused (the text as written is then planned, and reports its own errors).
+   */
+  private Shared shared(LiteralParameters.Parameterized auto, Map<String, TablePin> keyed, PinnedTables tables,
+      QueryGuard guard) {
+    CachedStatement statement = plans.get(auto.text(), keyed, cached -> tables.smallAppendsOf(cached.validated()
+        .tables()), true).orElse(null);
+    boolean fresh = statement == null;
+    if (fresh) {
+      try {
+        statement = CachedStatement.validate(auto.text(), tables, options, guard);
+      } catch (dev.lake.query.model.QueryRejectedException e) {
+        return null;
+      }
+      plans.put(auto.text(), statement);
+    }
+    CachedStatement found = statement;
+    return auto.values(statement.validated().parameterRowType())
+        .map(values -> new Shared(found, Collections.unmodifiableList(values), fresh)).orElse(null);
+  }
+
+  /** A cached statement shared by texts that differ in literals, the values of one, and whether it was just made. */
+  private record Shared(CachedStatement statement, List<Object> values, boolean validatedNow) {}
 
   /** How many subtrees and whole statements ran in Lance's SQL engine, and how many fell back to Calcite. */
   public PushdownStats pushdownStats() {
