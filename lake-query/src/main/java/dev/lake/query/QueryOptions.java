@@ -21,10 +21,13 @@ import java.util.Objects;
  *     planner's rule —, vectorized, lance-sql or calcite; default auto)
  * @param spill where operators past the memory limit spill and how much ({@code query.spill-dir},
  *     {@code query.spill-limit}, {@code query.node-spill-limit})
+ * @param autoParameterize whether an un-prepared statement's comparison literals are turned into parameters so that
+ *     statements differing only in them share one cached plan ({@code query.auto-parameterize}, default true;
+ *     {@link dev.lake.query.sql.LiteralParameters})
  */
 public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize,
     boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits,
-    SpillOptions spill) {
+    SpillOptions spill, boolean autoParameterize) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
   public static final long DEFAULT_PLAN_CACHE_SIZE = 64L << 20;
   private static final int MAX_BATCH_SIZE = 1 << 20;
@@ -44,6 +47,12 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
       throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
           + planCacheSize);
     }
+  }
+
+  /** These settings with literal auto-parameterization on. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize, boolean subtreePushDown,
+      SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits, SpillOptions spill) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, statementLimits, spill, true);
   }
 
   /** These settings with the default spill budgets. */
@@ -85,39 +94,45 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
 
   public QueryOptions withBatchSize(int newBatchSize) {
     return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits, spill);
+        statementLimits, spill, autoParameterize);
   }
 
   public QueryOptions withPlanCacheSize(long newPlanCacheSize) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, subtreePushDown, executor,
-        statementLimits, spill);
+        statementLimits, spill, autoParameterize);
   }
 
   public QueryOptions withSubtreePushDown(boolean pushDown) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor,
-        statementLimits, spill);
+        statementLimits, spill, autoParameterize);
   }
 
   public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, newExecutor,
-        statementLimits, spill);
+        statementLimits, spill, autoParameterize);
   }
 
   /** These settings with {@code limits} on every statement (length, depth, IN lists, joins, set operations). */
   public QueryOptions withStatementLimits(dev.lake.query.sql.StatementLimits limits) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, limits,
-        spill);
+        spill, autoParameterize);
   }
 
   /** These settings with operators spilling as {@code newSpill} says. */
   public QueryOptions withSpill(SpillOptions newSpill) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits, newSpill);
+        statementLimits, newSpill, autoParameterize);
   }
 
   /** These settings with {@code bytes} as each statement's memory limit. */
   public QueryOptions withMemoryLimit(long bytes) {
     return new QueryOptions(batchSize, bytes, clock, planCacheSize, subtreePushDown, executor, statementLimits,
-        spill);
+        spill, autoParameterize);
+  }
+
+  /** These settings with literal auto-parameterization of un-prepared statements on or off. */
+  public QueryOptions withAutoParameterize(boolean on) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
+        statementLimits, spill, on);
   }
 }

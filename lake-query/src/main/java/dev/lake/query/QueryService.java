@@ -21,6 +21,7 @@ import dev.lake.query.guard.HeapCharge;
 import dev.lake.query.guard.QueryGuard;
 import dev.lake.query.plan.CompiledPlan;
 import dev.lake.query.sql.Echo;
+import dev.lake.query.sql.LiteralParameters;
 import dev.lake.query.sql.StatementParser;
 import dev.lake.registry.RegistryException;
 import dev.lake.registry.TableNotFoundException;
@@ -71,6 +72,8 @@ public final class QueryService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(QueryService.class);
   /** Java-side memory for reading the schema of an older version while preparing a time-travel statement. */
   private static final long SCHEMA_READ_LIMIT = 64L << 20;
+  /** The parameters of a statement the client sent without any. */
+  private static final Schema NO_PARAMETERS = new Schema(List.of());
 
   private final Catalog catalog;
   private final TableEngine engine;
@@ -185,23 +188,58 @@ public final class QueryService implements AutoCloseable {
   private PreparedQuery validated(String sql, QueryGuard guard) {
     try {
       CatalogTables tables = new CatalogTables(catalog, this::versionSchema);
-      Optional<List<TableReference>> references = plans.references(sql);
-      if (references.isPresent()) {
-        Map<String, TablePin> pins = tables.pins(references.get());
-        Optional<CachedStatement> cached = plans.get(sql, pins, statement -> tables.laterRegistrations(
-            statement.validated().tables(), pins), false);
-        if (cached.isPresent()) {
-          return cached.get().prepared(sql, pins); // at these pins: reused across appends, it has older ones
-        }
-      } else {
-        plans.missed();
+      Optional<LiteralParameters.Parameterized> auto = autoParameterized(sql);
+      Optional<Prepared> shared = auto.isPresent() ? preparedShared(auto.get(), tables, guard) : Optional.empty();
+      if (shared.isPresent()) {
+        // the statement as the client wrote it: no parameters to bind; its values are bound at execution
+        return new PreparedQuery(sql, shared.get().query().resultSchema(), NO_PARAMETERS, shared.get().query().pins());
       }
-      CachedStatement statement = CachedStatement.validate(sql, tables, options, guard);
-      plans.put(sql, statement);
-      return statement.prepared(sql);
+      return prepared(sql, tables, guard).query();
     } catch (Throwable t) {
       throw failure(t, sql);
     }
+  }
+
+  /** A prepared statement and the cached statement it came from. */
+  private record Prepared(PreparedQuery query, CachedStatement statement) {}
+
+  private Prepared prepared(String sql, CatalogTables tables, QueryGuard guard) {
+    Optional<List<TableReference>> references = plans.references(sql);
+    if (references.isPresent()) {
+      Map<String, TablePin> pins = tables.pins(references.get());
+      Optional<CachedStatement> cached = plans.get(sql, pins, statement -> tables.laterRegistrations(
+          statement.validated().tables(), pins), false);
+      if (cached.isPresent()) {
+        // at these pins: reused across appends, it has older ones
+        return new Prepared(cached.get().prepared(sql, pins), cached.get());
+      }
+    } else {
+      plans.missed();
+    }
+    CachedStatement statement = CachedStatement.validate(sql, tables, options, guard);
+    plans.put(sql, statement);
+    return new Prepared(statement.prepared(sql), statement);
+  }
+
+  /**
+   * The statement {@code auto} shares with other texts, when its literals are values of its parameters' types;
+   * empty when they are not, or the parameterized text is refused (the text as written is then planned, and
+   * reports its own errors).
+   */
+  private Optional<Prepared> preparedShared(LiteralParameters.Parameterized auto, CatalogTables tables,
+      QueryGuard guard) {
+    Prepared shared;
+    try {
+      shared = prepared(auto.text(), tables, guard);
+    } catch (dev.lake.query.model.QueryRejectedException e) {
+      return Optional.empty();
+    }
+    return auto.values(shared.statement().validated().parameterRowType()).map(values -> shared);
+  }
+
+  /** {@code sql} with its comparison literals as parameters, when auto-parameterization is on and it qualifies. */
+  private Optional<LiteralParameters.Parameterized> autoParameterized(String sql) {
+    return options.autoParameterize() && options.planCacheSize() > 0 ? LiteralParameters.of(sql) : Optional.empty();
   }
 
   /**
@@ -238,6 +276,7 @@ public final class QueryService implements AutoCloseable {
     QueryResources resources = null;
     CachedStatement executing = null;
     CachedStatement owner = null;
+    String cacheText = sql; // the text the statement is cached under: sql, or sql auto-parameterized
     try {
       resources = new QueryResources(allocator, "lake-query", options.memoryLimitBytes(), guard, spill);
       guard.check();
@@ -249,11 +288,26 @@ public final class QueryService implements AutoCloseable {
           HeapCharge.planBytes(sql))) {
         tables = new PinnedTables(keyed, engine, resources, options.batchSize(), pushdown, estimates, vectors);
         PinnedTables opening = tables;
-        statement = plans.get(sql, keyed, cached -> !cached.validated().explain()
-            && opening.smallAppendsOf(cached.validated().tables()), true).orElse(null);
+        Optional<LiteralParameters.Parameterized> auto = values.isEmpty() ? autoParameterized(sql)
+            : Optional.empty();
+        Shared shared = auto.isPresent() ? shared(auto.get(), keyed, tables, guard) : null;
+        statement = null;
+        boolean validatedNow = false;
+        if (shared != null) { // the same statement with the literals bound as its parameters
+          statement = shared.statement();
+          validatedNow = shared.validatedNow();
+          values = shared.values();
+          cacheText = auto.get().text();
+        }
+        if (statement == null) {
+          statement = plans.get(sql, keyed, cached -> !cached.validated().explain()
+              && opening.smallAppendsOf(cached.validated().tables()), true).orElse(null);
+        }
         if (statement == null) {
           statement = CachedStatement.validate(sql, tables, options, guard);
           plans.put(sql, statement);
+        } else if (validatedNow) {
+          // validated just now over these tables: they are open and described
         } else if (statement.knownParameterized().isPresent() && !values.isEmpty()) {
           tables.openSources(statement.validated().tables()); // nothing is planned: the scan binds its values
         } else {
@@ -270,13 +324,13 @@ public final class QueryService implements AutoCloseable {
           CachedStatement primary = statement;
           CachedStatement copy = primary.spare();
           if (copy == null) {
-            copy = CachedStatement.validate(sql, tables, options, guard);
+            copy = CachedStatement.validate(cacheText, tables, options, guard);
           } else {
             tables.openAll(copy.validated().tables());
           }
           compiled = copy.tryCompile(bound, guard);
           if (compiled.isEmpty()) {
-            copy = CachedStatement.validate(sql, tables, options, guard);
+            copy = CachedStatement.validate(cacheText, tables, options, guard);
             compiled = copy.tryCompile(bound, guard);
           }
           compiled.ifPresent(found -> primary.remember(bound, found));
@@ -306,6 +360,32 @@ public final class QueryService implements AutoCloseable {
       throw failure(t, sql);
     }
   }
+
+  /**
+   * An execution's cached statement for {@code auto}'s text (found, or validated and cached now) with the values its
+   * literals bind, when each is exactly a value of its parameter's type; null when one is not, or the parameterized
+   * text is refused (the text as written is then planned, and reports its own errors).
+   */
+  private Shared shared(LiteralParameters.Parameterized auto, Map<String, TablePin> keyed, PinnedTables tables,
+      QueryGuard guard) {
+    CachedStatement statement = plans.get(auto.text(), keyed, cached -> tables.smallAppendsOf(cached.validated()
+        .tables()), true).orElse(null);
+    boolean fresh = statement == null;
+    if (fresh) {
+      try {
+        statement = CachedStatement.validate(auto.text(), tables, options, guard);
+      } catch (dev.lake.query.model.QueryRejectedException e) {
+        return null;
+      }
+      plans.put(auto.text(), statement);
+    }
+    CachedStatement found = statement;
+    return auto.values(statement.validated().parameterRowType())
+        .map(values -> new Shared(found, Collections.unmodifiableList(values), fresh)).orElse(null);
+  }
+
+  /** A cached statement shared by texts that differ in literals, the values of one, and whether it was just made. */
+  private record Shared(CachedStatement statement, List<Object> values, boolean validatedNow) {}
 
   /** How many subtrees and whole statements ran in Lance's SQL engine, and how many fell back to Calcite. */
   public PushdownStats pushdownStats() {

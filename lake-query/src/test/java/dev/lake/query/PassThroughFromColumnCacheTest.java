@@ -177,6 +177,36 @@ class PassThroughFromColumnCacheTest extends LakeTestSupport {
     assertThat(run(cached, sql, List.of(Long.MIN_VALUE))).isEqualTo(run(uncached, sql, List.of(Long.MIN_VALUE)));
   }
 
+  /**
+   * A point query read from the cache writes its row into vectors sized for the rows it has, not Arrow's default
+   * ~4,000 values per column (allocated and released on every execution); a longer value still fits (the writers grow).
+   */
+  @Test
+  void aPointQueryFromTheCacheWritesBatchesSizedToItsRows() throws Exception {
+    List<List<Object>> data = rows(2_000);
+    data.set(1_234, Arrays.asList(1_234L, 7L, 1, (short) 1, 2L, "x".repeat(5_000), "long", BigDecimal.ONE,
+        LocalDate.of(1995, 1, 1), 0.5, true));
+    createTable("sized", SCHEMA, data);
+    try (QueryService cached = serviceWith(new ColumnCache(64L << 20))) {
+      String sql = "SELECT * FROM sized WHERE id = ?";
+      for (int round = 0; round < WARM + 2; round++) {
+        run(cached, sql, List.of(1_234L));
+      }
+      long before = cached.pushdownStats().cachedScans();
+      try (org.apache.arrow.vector.ipc.ArrowReader reader = cached.execute(sql, cached.prepare(sql).pins(),
+          List.of(1_234L), allocator)) {
+        assertThat(reader.loadNextBatch()).isTrue();
+        org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        assertThat(root.getRowCount()).isEqualTo(1);
+        assertThat(root.getVector("p").getObject(0).toString()).isEqualTo("x".repeat(5_000));
+        for (org.apache.arrow.vector.FieldVector vector : root.getFieldVectors()) {
+          assertThat(vector.getValueCapacity()).as(vector.getName()).isLessThanOrEqualTo(64); // default: ~4,000
+        }
+      }
+      assertThat(cached.pushdownStats().cachedScans() - before).as("read from the cache").isEqualTo(1);
+    }
+  }
+
   private QueryService serviceWith(ColumnCache cache) {
     return new QueryService(catalog, engine, options(), new VectorRuntime(2, 8_192, cache));
   }

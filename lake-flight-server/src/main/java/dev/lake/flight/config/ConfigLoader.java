@@ -58,6 +58,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.column-cache", "25%");
     DEFAULTS.put("query.warmup-rows", String.valueOf(LakeConfig.DEFAULT_WARMUP_ROWS));
     DEFAULTS.put("query.auto-analyze", "true");
+    DEFAULTS.put("query.auto-parameterize", "true");
     DEFAULTS.put("query.node-memory-limit", "50%");
     DEFAULTS.put("query.spill-dir", null);
     DEFAULTS.put("query.spill-limit", "10GB");
@@ -185,7 +186,8 @@ public final class ConfigLoader {
         NamespaceSettings.fromKeys(values),
         spill(values, dataDir),
         integer("query.warmup-rows", values.get("query.warmup-rows")),
-        bool("query.auto-analyze", values.get("query.auto-analyze")));
+        bool("query.auto-analyze", values.get("query.auto-analyze")),
+        bool("query.auto-parameterize", values.get("query.auto-parameterize")));
   }
 
   /** {@code query.spill-dir} (default: {@code spill} under the data directory), {@code query.spill-limit} and

@@ -52,6 +52,8 @@ import java.util.Optional;
  * @param warmupRows fact rows of the start-up executor warm-up ({@code query.warmup-rows}; 0: none)
  * @param autoAnalyze whether each version this node registers is analyzed (its columns' distinct values sketched) in
  *     the background ({@code query.auto-analyze})
+ * @param autoParameterize whether an un-prepared statement's comparison literals become parameters so that
+ *     statements differing only in them share one cached plan ({@code query.auto-parameterize})
  * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
  *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
@@ -101,7 +103,8 @@ public record LakeConfig(
     NamespaceSettings namespace,
     dev.lake.query.spill.SpillOptions spill,
     int warmupRows,
-    boolean autoAnalyze) {
+    boolean autoAnalyze,
+    boolean autoParameterize) {
 
   /** {@code query.warmup-rows}'s default: fact rows of the start-up executor warm-up. */
   public static final int DEFAULT_WARMUP_ROWS = 262_144;

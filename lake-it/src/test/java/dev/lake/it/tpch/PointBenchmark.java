@@ -31,7 +31,8 @@ import org.apache.arrow.memory.RootAllocator;
  * statements (threads of this JVM), and pyarrow processes ({@link PyarrowPointClients}) with prepared statements and
  * with un-prepared statements carrying the value in the SQL text. Every answer is checked (one row with the key; ten
  * rows with the priority). Prints and writes queries/s, p50 and p99 per case to verification/bench-point.md with the
- * machine's {@code uptime}.
+ * machine's {@code uptime}. {@code --setting key=value} (repeatable) sets a server configuration key (docs/config.md),
+ * e.g. {@code query.auto-parameterize=false} to compare a run without literal auto-parameterization.
  */
 public final class PointBenchmark {
   private static final String[] PRIORITIES = {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"};
@@ -59,6 +60,7 @@ public final class PointBenchmark {
   private final boolean[] queries;
   private final Path work;
   private final Path out;
+  private final Map<String, String> settings = new java.util.HashMap<>();
   private final List<String> lines = new ArrayList<>();
 
   private PyarrowPointClients pyarrow;
@@ -82,6 +84,7 @@ public final class PointBenchmark {
     String query = "all";
     Path work = null;
     Path out = TpchBenchmark.projectRoot().resolve("verification").resolve("bench-point.md");
+    Map<String, String> settings = new java.util.HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String value = i + 1 < args.length ? args[i + 1] : null;
       switch (args[i]) {
@@ -92,10 +95,13 @@ public final class PointBenchmark {
         case "--query": query = value; i++; break;
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
+        case "--setting": settings.put(value.substring(0, value.indexOf('=')), value.substring(value.indexOf('=') + 1));
+          i++;
+          break;
         default:
           throw new IllegalArgumentException("unknown option " + args[i]
               + "; use --sf N --seconds N --clients N --client jdbc|pyarrow|all --query key|priority|all "
-              + "--work DIR --out FILE");
+              + "--work DIR --out FILE --setting key=value");
       }
     }
     List<Client> kinds = switch (String.valueOf(client)) {
@@ -114,7 +120,10 @@ public final class PointBenchmark {
       work = TpchBenchmark.projectRoot().resolve("lake-it").resolve("target").resolve("bench")
           .resolve("point-" + System.currentTimeMillis());
     }
-    new PointBenchmark(scale, seconds, clients, kinds, byKey, work.toAbsolutePath(), out.toAbsolutePath()).run();
+    PointBenchmark bench = new PointBenchmark(scale, seconds, clients, kinds, byKey, work.toAbsolutePath(),
+        out.toAbsolutePath());
+    bench.settings.putAll(settings);
+    bench.run();
     System.exit(0); // the Flight clients leave non-daemon threads behind; the figures are written
   }
 
@@ -122,7 +131,7 @@ public final class PointBenchmark {
     Files.createDirectories(work);
     String uptimeBefore = uptime();
     try (BufferAllocator allocator = new RootAllocator();
-        LakeTestServer server = LakeTestServer.start(work.resolve("lake"));
+        LakeTestServer server = LakeTestServer.start(work.resolve("lake"), b -> {}, settings);
         FlightTestClient client = server.client()) {
       long start = System.nanoTime();
       long rows = client.ingest("orders", TpchArrow.reader(TpchTable.ORDERS, scale, 65_536, allocator),
@@ -288,6 +297,10 @@ public final class PointBenchmark {
     doc.add("");
     doc.add("Targets (issue 22): >= 1,000 queries/s from 8 clients at p99 <= 20 ms, p50 <= 3 ms for one client.");
     doc.add("");
+    if (!settings.isEmpty()) {
+      doc.add("Server settings (`--setting`): `" + new java.util.TreeMap<>(settings) + "`.");
+      doc.add("");
+    }
     doc.addAll(lines);
     doc.add("");
     doc.add("`uptime` before: `" + uptimeBefore + "`; after: `" + uptime() + "` (2 cores, shared with other work).");

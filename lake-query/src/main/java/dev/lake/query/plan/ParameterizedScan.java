@@ -25,13 +25,24 @@ import org.apache.calcite.rex.RexVisitorImpl;
  * (a NULL, a value Lance's filter cannot express exactly) gives no plan: the caller then plans the statement with
  * that execution's values as literals, as before.
  *
- * <p>Immutable and thread-safe: concurrent executions bind their own values.
+ * <p>Thread-safe: concurrent executions bind their own values. The plans bound for the {@value #KEPT} most recent
+ * distinct value lists are kept ({@link #bind}): a dashboard sends the same few values again and again (five
+ * priorities), and a bound plan holds nothing of an execution.
  */
 public final class ParameterizedScan {
   private final StatementPlan plan;
   private final LanceTableScan scan;
   private final RexNode condition;
   private final int parameterCount;
+  private static final int KEPT = 64;
+  /** Bound plans (or none: the values do not translate) by value list, most recently used last. */
+  private final java.util.Map<List<Object>, Optional<CompiledPlan.PassThrough>> kept =
+      java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<List<Object>, Optional<CompiledPlan.PassThrough>> e) {
+          return size() > KEPT;
+        }
+      });
 
   private ParameterizedScan(StatementPlan plan, LanceTableScan scan, RexNode condition, int parameterCount) {
     this.plan = plan;
@@ -84,6 +95,35 @@ public final class ParameterizedScan {
       throw new QueryRejectedException("the statement has " + parameterCount + " parameter(s) but " + values.size()
           + " value(s) were bound; bind one value per ?");
     }
+    boolean keep = keepable(values);
+    Optional<CompiledPlan.PassThrough> known = keep ? kept.get(values) : null;
+    if (known != null) {
+      return known;
+    }
+    Optional<CompiledPlan.PassThrough> bound = bound(values);
+    if (keep) {
+      kept.put(List.copyOf(values), bound);
+    }
+    return bound;
+  }
+
+  /**
+   * Values compared by value (numbers, strings, booleans, dates and times; no NULL, no bytes): equal lists bind the
+   * same plan. A Long and an Integer of one number are different keys, each bound exactly.
+   */
+  private static boolean keepable(List<Object> values) {
+    for (Object v : values) {
+      if (!(v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+          || v instanceof String || v instanceof Boolean || v instanceof java.math.BigDecimal
+          || v instanceof java.time.LocalDate || v instanceof java.time.LocalDateTime
+          || v instanceof java.time.LocalTime)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private Optional<CompiledPlan.PassThrough> bound(List<Object> values) {
     RexBuilder rexBuilder = scan.getCluster().getRexBuilder();
     RexNode bound = condition.accept(new RexShuttle() {
       @Override

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.arrow.vector.BaseValueVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -143,9 +144,14 @@ public final class VectorResult {
           + vectors.size());
     }
     ResultWriters.Writer[] writers = new ResultWriters.Writer[columns.length];
+    // A batch of a few rows (a point query) gets vectors for those rows, not Arrow's default of ~4,000 values per
+    // column allocated and released on every execution; the writers grow a vector a longer value does not fit.
+    long expected = Math.max(1, Math.min(rows - (long) from, maxRows));
+    int capacity = (int) Math.min(expected, BaseValueVector.INITIAL_VALUE_ALLOCATION);
     for (int c = 0; c < writers.length; c++) {
       FieldVector vector = vectors.get(c);
       vector.clear();
+      vector.setInitialCapacity(capacity);
       vector.allocateNew();
       writers[c] = ResultWriters.forVector(vector, this, c, boxedWriters);
     }
