@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * statement's scans, snapshots and allocator. Failures while producing a batch are translated once, at this
  * boundary, into lake's exception types.
  */
-public final class ResultReader extends ArrowReader {
+public final class ResultReader extends ArrowReader implements FreshBuffers {
   private static final Logger LOG = LoggerFactory.getLogger(ResultReader.class);
 
   private final Schema schema;
@@ -51,6 +51,11 @@ public final class ResultReader extends ArrowReader {
       finished = true;
       throw failures.apply(t);
     }
+  }
+
+  @Override
+  public boolean freshPerBatch() {
+    return source.freshPerBatch();
   }
 
   @Override
