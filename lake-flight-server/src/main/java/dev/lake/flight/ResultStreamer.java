@@ -3,7 +3,6 @@ package dev.lake.flight;
 import dev.lake.flight.limits.QueryControl;
 import dev.lake.flight.limits.WriteStall;
 import dev.lake.flight.metrics.QueryEvents;
-import dev.lake.query.exec.FreshBuffers;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,10 +17,7 @@ import org.slf4j.LoggerFactory;
  * ready (polling {@code isReady()}, which cannot stall the way a callback strategy inside a synchronous
  * getStream can), at most {@code query.write-stall-timeout} at a stretch ({@link WriteStall}); a cancelled call
  * stops the producer at once. Every listener call goes through the
- * query's {@link QueryControl}, so a timeout or a cancel from another thread can answer the call meanwhile. A result
- * whose batches come in buffers of their own ({@link FreshBuffers}, pass-through scans) is sent without copying:
- * gRPC writes those buffers themselves, holding a reference until they are on the wire (docs/performance.md,
- * "SELECT * through Flight"); any other result is copied into gRPC's buffers, as Flight does by default.
+ * query's {@link QueryControl}, so a timeout or a cancel from another thread can answer the call meanwhile.
  */
 final class ResultStreamer {
   private static final Logger LOG = LoggerFactory.getLogger(ResultStreamer.class);
@@ -46,9 +42,6 @@ final class ResultStreamer {
   static void stream(ArrowReader reader, QueryControl control, Sent sent, WriteStall stall,
       Runnable beforeCompleting) throws Exception {
     VectorSchemaRoot root = control.interruptibly(reader::getVectorSchemaRoot);
-    if (reader instanceof FreshBuffers fresh && fresh.freshPerBatch()) {
-      control.useZeroCopy();
-    }
     control.start(root);
     while (control.interruptibly(reader::loadNextBatch)) {
       sent.add(root);

@@ -10,7 +10,6 @@ import dev.lake.flight.metrics.QueryEvents;
 import dev.lake.flight.metrics.LakeMetrics;
 import dev.lake.flight.metrics.NodeProbes;
 import dev.lake.flight.metrics.SlowQueryLog;
-import dev.lake.query.exec.FreshBuffers;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,50 +61,12 @@ class ResultStreamerTest {
         "completed active=0");
   }
 
-  /**
-   * A result whose batches come in buffers of their own (a pass-through scan) is sent without copying, and the
-   * transport is told so before the stream starts; any other result keeps Flight's copying default.
-   */
-  @Test
-  void onlyResultsInFreshBuffersAreSentWithoutCopying() throws Exception {
-    assertThat(streamed(true)).containsExactly("zero-copy", "start at", "batch at", "batch at",
-        "completed at");
-    assertThat(streamed(false)).containsExactly("start at", "batch at", "batch at", "completed at");
-  }
-
-  private static List<String> streamed(boolean fresh) throws Exception {
-    List<String> events = new ArrayList<>();
-    try (BufferAllocator allocator = new RootAllocator();
-        LakeMetrics metrics = new LakeMetrics("n1", new NodeProbes(() -> 0, () -> 0, () -> null, () -> true,
-            () -> 1, () -> null, () -> null, () -> null));
-        QueryLimits limits = new QueryLimits(LimitSettings.defaults(), System::nanoTime, Clock.systemUTC(),
-            RuntimeException::new);
-        ArrowReader reader = new TwoBatches(allocator, fresh)) {
-      QueryControl control = limits.begin("q1", new Recording(events, () -> "at"));
-      ResultStreamer.stream(reader, control, new ResultStreamer.Sent(new QueryEvents(metrics,
-          new SlowQueryLog(Optional.empty()), System::nanoTime)), limits.writeStall());
-      control.close();
-    }
-    return events;
-  }
-
   /** Two one-row batches of a BIGINT column. */
-  private static final class TwoBatches extends ArrowReader implements FreshBuffers {
-    private final boolean fresh;
+  private static final class TwoBatches extends ArrowReader {
     private int loaded;
 
     TwoBatches(BufferAllocator allocator) {
-      this(allocator, false);
-    }
-
-    TwoBatches(BufferAllocator allocator, boolean fresh) {
       super(allocator);
-      this.fresh = fresh;
-    }
-
-    @Override
-    public boolean freshPerBatch() {
-      return fresh;
     }
 
     @Override
@@ -142,11 +103,6 @@ class ResultStreamerTest {
     Recording(List<String> events, java.util.function.Supplier<String> state) {
       this.events = events;
       this.state = state;
-    }
-
-    @Override
-    public void setUseZeroCopy(boolean enabled) {
-      events.add(enabled ? "zero-copy" : "copy");
     }
 
     @Override

@@ -134,16 +134,6 @@ public final class QueryControl implements AutoCloseable {
 
   // ---- the listener, serialized ----
 
-  /**
-   * Lets the transport send the batches' buffers without copying them; only for a result whose every batch comes in
-   * buffers of its own that nothing writes into afterwards. Call before {@link #start}.
-   */
-  public void useZeroCopy() {
-    synchronized (lock) {
-      listener.setUseZeroCopy(true);
-    }
-  }
-
   public void start(VectorSchemaRoot root) {
     synchronized (lock) {
       checkStopped();

@@ -11,11 +11,6 @@ interface BatchSource extends AutoCloseable {
    */
   boolean fill(VectorSchemaRoot out) throws Exception;
 
-  /** Whether each batch {@link #fill} produces comes in buffers of its own, never written again ({@link FreshBuffers}). */
-  default boolean freshPerBatch() {
-    return false;
-  }
-
   @Override
   void close();
 }

@@ -8,9 +8,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 /**
  * Streams Lance's batches of one scan as the result: each stored column's buffers move into the result vector of
  * the same position (renamed to the statement's column name), so values, units and zones arrive as stored. Empty
- * batches are skipped. Every batch is in buffers of its own: moved from Lance's batch, or (a converted column)
- * copied into vectors {@link VectorCopy} allocates anew for each batch — so the transport may send them without
- * copying ({@link FreshBuffers}).
+ * batches are skipped.
  */
 final class PassThroughBatches implements BatchSource {
   private final ArrowReader lance;
@@ -45,11 +43,6 @@ final class PassThroughBatches implements BatchSource {
     }
     out.setRowCount(0);
     return false;
-  }
-
-  @Override
-  public boolean freshPerBatch() {
-    return true;
   }
 
   @Override

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * statement's scans, snapshots and allocator. Failures while producing a batch are translated once, at this
  * boundary, into lake's exception types.
  */
-public final class ResultReader extends ArrowReader implements FreshBuffers {
+public final class ResultReader extends ArrowReader {
   private static final Logger LOG = LoggerFactory.getLogger(ResultReader.class);
 
   private final Schema schema;
@@ -51,11 +51,6 @@ public final class ResultReader extends ArrowReader implements FreshBuffers {
       finished = true;
       throw failures.apply(t);
     }
-  }
-
-  @Override
-  public boolean freshPerBatch() {
-    return source.freshPerBatch();
   }
 
   @Override
