@@ -46,6 +46,33 @@ class AlignedBatchesTest extends EngineTestSupport {
     writeAndRead(16, true);
   }
 
+  /**
+   * An 8-aligned batch (what Flight delivers) has only its 128-bit values copied: the 64-bit integers and every
+   * validity bitmap stay where they are, so an ingest copies its decimal columns, not the whole batch.
+   */
+  @Test
+  void onlyTheWideValuesOfAnEightByteAlignedBatchAreCopied() {
+    try (VectorSchemaRoot batch = shiftedBatch(50, 8)) {
+      BigIntVector ids = (BigIntVector) batch.getVector(0);
+      DecimalVector amounts = (DecimalVector) batch.getVector(1);
+      long idValues = ids.getDataBuffer().memoryAddress();
+      long idValidity = ids.getValidityBuffer().memoryAddress();
+      long amountValues = amounts.getDataBuffer().memoryAddress();
+      long amountValidity = amounts.getValidityBuffer().memoryAddress();
+
+      AlignedBatches.align(batch, allocator);
+
+      assertThat(ids.getDataBuffer().memoryAddress()).as("64-bit values, 8-aligned").isEqualTo(idValues);
+      assertThat(ids.getValidityBuffer().memoryAddress()).isEqualTo(idValidity);
+      assertThat(amounts.getValidityBuffer().memoryAddress()).isEqualTo(amountValidity);
+      assertThat(amounts.getDataBuffer().memoryAddress()).as("128-bit values are copied").isNotEqualTo(amountValues);
+      assertThat(amounts.getDataBuffer().memoryAddress() % AlignedBatches.ALIGNMENT).isZero();
+      assertThat(AlignedBatches.isAligned(batch)).isTrue();
+      assertThat(amounts.getObject(7)).isEqualTo(new BigDecimal("7.0000000007"));
+      assertThat(ids.get(49)).isEqualTo(49L);
+    }
+  }
+
   private void writeAndRead(int shift, boolean aligned) {
     String location = newLocation("aligned-" + shift);
     try (VectorSchemaRoot batch = shiftedBatch(50, shift)) {

@@ -127,10 +127,12 @@ public final class LakeClient implements AutoCloseable {
     return names;
   }
 
-  /** Streams {@code data} into {@code table} with Flight SQL bulk ingest; the server's acknowledged row count. */
+  /**
+   * Streams {@code data} into {@code table} with Flight SQL bulk ingest ({@link BulkIngestPut}: waits for the
+   * transport without spinning); the server's acknowledged row count.
+   */
   public long ingest(String table, ArrowReader data, TableDefinitionOptions options) {
-    return sql.executeIngest(data, new FlightSqlClient.ExecuteIngestOptions(table, options, null, null, Map.of()),
-        auth);
+    return BulkIngestPut.send(flight, table, options, Map.of(), data, auth);
   }
 
   private static void readAll(FlightStream stream, Consumer<VectorSchemaRoot> consumer) {

@@ -1,5 +1,6 @@
 package dev.lake.it.tpch;
 
+import dev.lake.flight.cli.BulkIngestPut;
 import dev.lake.it.support.FlightTestClient;
 import dev.lake.it.support.LakeTestServer;
 import dev.lake.registry.TableRegistration;
@@ -15,18 +16,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.TimeUnit;
-import org.apache.arrow.flight.FlightClient;
-import org.apache.arrow.flight.FlightDescriptor;
-import org.apache.arrow.flight.PutResult;
-import org.apache.arrow.flight.SyncPutListener;
-import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import com.google.protobuf.Any;
 
 /**
  * {@code bin/lake bench ingest [--sf N]}: lake's Flight bulk ingest and {@code SELECT *} against Lance alone on the
@@ -46,7 +38,6 @@ import com.google.protobuf.Any;
 public final class IngestBenchmark {
   private static final double INGEST_TARGET = 0.8;
   private static final double SCAN_TARGET = 0.7;
-  private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
   private final double scale;
   private final int runs;
@@ -173,9 +164,10 @@ public final class IngestBenchmark {
     text.append("# Ingest and SELECT * through Flight against Lance alone, TPC-H SF ").append(scale).append("\n\n");
     text.append(String.format(Locale.ROOT, "Written by `bin/lake bench ingest --sf %s` on %s. Machine: %d cores,"
         + " Java %s, max heap %d MB. One lake node in this JVM (RocksDB registry, local Lance), its client"
-        + " FlightSqlClient in the same JVM (so the client's encoding shares the cores, as a local client would), which waits for the"
-        + " transport by parking, as pyarrow and the C++ client do (Arrow Java's own `putNext` spins on `isReady()`,"
-        + " taking a core from the server)."
+        + " Flight client in the same JVM (so the client's encoding shares the cores, as a local client would), sending"
+        + " with lake's own sender (`BulkIngestPut`, as `bin/lake ingest` does), which waits for the transport by"
+        + " parking, as pyarrow and the C++ client do (Arrow Java's own `executeIngest` spins on `isReady()`, taking a"
+        + " core from the server)."
         + " Each table is generated once into memory; then %d rounds each write exactly those batches (%,d rows per"
         + " batch) directly with Lance (`Dataset.write`, CREATE, default write parameters — the ones lake's stager"
         + " passes to `Fragment.write`) and through lake's Flight bulk ingest (a new table: stage, commit, register),"
@@ -204,38 +196,14 @@ public final class IngestBenchmark {
   }
 
   /**
-   * Flight SQL bulk ingest of {@code data} into a new table, as FlightSqlClient's {@code executeIngest} sends it,
-   * except that the client waits for the transport to be ready by parking, not spinning: Arrow Java's
-   * {@code putNext} busy-waits on {@code isReady()}, which on a 2-core machine takes one core from the server it
-   * waits for (measured: a third of all samples during an ingest). Clients in other languages (pyarrow, the C++
-   * and Go clients) block in gRPC instead. Returns the row count the server acknowledged.
+   * Flight SQL bulk ingest of {@code data} into a new table with lake's own client sender ({@link BulkIngestPut}, what
+   * {@code bin/lake ingest} uses): it waits for the transport by parking, as pyarrow and the C++ client block in
+   * gRPC, where Arrow Java's {@code executeIngest} busy-waits on {@code isReady()} and takes a core from the server on
+   * a 2-core machine (measured: 3.7-4.1 s of CPU of the client's thread during an SF 1 lineitem ingest). Returns the
+   * row count the server acknowledged.
    */
-  static long ingest(FlightTestClient client, String table, ArrowReader data) throws Exception {
-    FlightSql.CommandStatementIngest command = FlightSql.CommandStatementIngest.newBuilder().setTable(table)
-        .setTableDefinitionOptions(FlightTestClient.create()).build();
-    FlightDescriptor descriptor = FlightDescriptor.command(Any.pack(command).toByteArray());
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-    try (ArrowReader reader = data) {
-      VectorSchemaRoot root = reader.getVectorSchemaRoot();
-      SyncPutListener results = new SyncPutListener();
-      FlightClient.ClientStreamListener stream = client.flight().startPut(descriptor, root, reader, results,
-          client.auth());
-      while (reader.loadNextBatch()) {
-        while (!stream.isReady()) {
-          if (System.nanoTime() > deadline) {
-            stream.error(new IllegalStateException("the ingest benchmark's stream stalled"));
-            throw new IllegalStateException("the server took no batch of " + table + " for 30 minutes");
-          }
-          LockSupport.parkNanos(PARK_NANOS); // Arrow's put stream takes no ready callback once it started
-        }
-        stream.putNext();
-      }
-      stream.completed();
-      stream.getResult();
-      try (PutResult result = results.read()) {
-        return FlightSql.DoPutUpdateResult.parseFrom(result.getApplicationMetadata().nioBuffer()).getRecordCount();
-      }
-    }
+  static long ingest(FlightTestClient client, String table, ArrowReader data) {
+    return BulkIngestPut.send(client.flight(), table, FlightTestClient.create(), Map.of(), data, client.auth());
   }
 
   /** SELECT * through FlightSqlClient against a Lance scan of the same version, interleaved. */

@@ -188,8 +188,8 @@ public final class TpchBenchmark {
       TpchTable<?> table) throws Exception {
     String name = table.getTableName();
     long[] rows = new long[1];
-    long ingest = BenchClock.time(() -> rows[0] = client.ingest(name, TpchArrow.reader(table, options.scale(),
-        options.batchRows(), allocator), FlightTestClient.create(), Map.of()));
+    long ingest = BenchClock.time(() -> rows[0] = IngestBenchmark.ingest(client, name, TpchArrow.reader(table,
+        options.scale(), options.batchRows(), allocator)));
     long duck = BenchClock.time(() -> {
       duckDb.load(name, TpchArrow.reader(table, options.scale(), options.batchRows(), allocator), allocator);
       return null;
@@ -216,8 +216,7 @@ public final class TpchBenchmark {
         String uri = options.work().resolve("direct").resolve(name + "-" + round).toString();
         direct.add(BenchClock.time(() -> LanceDirect.write(uri, batches.reader(allocator), allocator)));
         String target = round == 0 ? name : name + "_again";
-        ingest.add(BenchClock.time(() -> client.ingest(target, batches.reader(allocator), FlightTestClient.create(),
-            Map.of())));
+        ingest.add(BenchClock.time(() -> IngestBenchmark.ingest(client, target, batches.reader(allocator))));
       }
       long duck = BenchClock.time(() -> {
         duckDb.load(name, batches.reader(allocator), allocator);
