@@ -1,7 +1,6 @@
 package dev.lake.query.vector;
 
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -378,59 +377,11 @@ public final class JoinTable implements AutoCloseable {
   record Matches(int[] probeRows, int[] buildRows, int count) {}
 
   private void encodeProbe(int k, Col col, long[] codes, boolean[] skip, int n) {
-    encode(k, width - 1, col, codes, skip, n, dictionary, false);
-  }
-
-  /**
-   * Writes key k of rows 0..n-1 of {@code col} into their tuples ({@code keyCount} keys then a flag word each): longs
-   * as themselves, strings and out-of-long decimals as their dictionary id (flagged). A NULL key, or — unless
-   * {@code add} (building) — a value the dictionary lacks, marks the row in {@code skip}: it matches nothing.
-   */
-  private static void encode(int k, int keyCount, Col col, long[] codes, boolean[] skip, int n,
-      Map<Object, Long> dictionary, boolean add) {
-    int width = keyCount + 1;
-    for (int i = 0; i < n; i++) {
-      if (skip[i]) {
-        continue;
-      }
-      if (col.isNull(i)) {
-        skip[i] = true;
-        continue;
-      }
-      int at = i * width;
-      if (col.kind == Kind.STRING || col.isWide(i)) {
-        Object key = objectKey(col, i);
-        Long id = dictionary.get(key);
-        if (id == null) {
-          if (!add) {
-            skip[i] = true;
-            continue;
-          }
-          id = (long) dictionary.size();
-          dictionary.put(key, id);
-        }
-        codes[at + k] = id;
-        codes[at + keyCount] |= 1L << k;
-      } else {
-        codes[at + k] = plainCode(col, i);
-      }
-    }
-  }
-
-  private static long plainCode(Col col, int i) {
-    if (col.kind == Kind.DOUBLE) {
-      double d = col.doubles[i];
-      return Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
-    }
-    return col.longs[i];
-  }
-
-  private static Object objectKey(Col col, int i) {
-    return col.kind == Kind.STRING ? ByteBuffer.wrap(col.strings.bytes(i)) : col.wide[i].stripTrailingZeros();
+    KeyCodes.encode(k, width - 1, col, codes, skip, n, dictionary, false);
   }
 
   private int find(long[] codes, int offset) {
-    int slot = (int) hash(codes, offset, width) & mask;
+    int slot = (int) KeyCodes.hash(codes, offset, width) & mask;
     while (true) {
       int g = slots[slot];
       if (g < 0) {
@@ -441,15 +392,6 @@ public final class JoinTable implements AutoCloseable {
       }
       slot = (slot + 1) & mask;
     }
-  }
-
-  private static long hash(long[] codes, int offset, int width) {
-    long h = 0x9E3779B97F4A7C15L;
-    for (int w = 0; w < width; w++) {
-      h = (h ^ codes[offset + w]) * 0xC2B2AE3D27D4EB4FL;
-      h ^= h >>> 29;
-    }
-    return h;
   }
 
   /**
@@ -477,7 +419,7 @@ public final class JoinTable implements AutoCloseable {
     long[] codes = new long[rows * width];
     boolean[] skip = new boolean[rows];
     for (int k = 0; k < keyColumns.length; k++) {
-      encode(k, keyColumns.length, keyColumns[k], codes, skip, rows, dictionary, true);
+      KeyCodes.encode(k, keyColumns.length, keyColumns[k], codes, skip, rows, dictionary, true);
     }
     int capacity = Integer.highestOneBit(Math.max(16, rows) * 2 - 1) << 1;
     int[] slots = new int[capacity];
@@ -494,7 +436,7 @@ public final class JoinTable implements AutoCloseable {
         continue;
       }
       int offset = i * width;
-      int slot = (int) hash(codes, offset, width) & mask;
+      int slot = (int) KeyCodes.hash(codes, offset, width) & mask;
       while (true) {
         int g = slots[slot];
         if (g < 0) {
