@@ -18,18 +18,13 @@ import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
 class ResultStreamerTest {
-  private static final Schema SCHEMA = new Schema(List.of(Field.nullable("k", new ArrowType.Int(64, true))));
 
   /**
    * A DoGet's user permit is given back before the call completes (StatementStreams passes its close as the step
@@ -45,7 +40,7 @@ class ResultStreamerTest {
             () -> 1, () -> null, () -> null, () -> null));
         QueryLimits limits = new QueryLimits(LimitSettings.defaults(), System::nanoTime, Clock.systemUTC(),
             RuntimeException::new);
-        ArrowReader reader = new TwoBatches(allocator)) {
+        ArrowReader reader = new OneRowBatches(allocator, 2, -1)) {
       Recording listener = new Recording(events, () -> "active=" + users.active("alice"));
       QueryControl control = limits.begin("q1", listener);
       UserLimits.Permit permit = users.acquire("alice");
@@ -61,39 +56,6 @@ class ResultStreamerTest {
         "completed active=0");
   }
 
-  /** Two one-row batches of a BIGINT column. */
-  private static final class TwoBatches extends ArrowReader {
-    private int loaded;
-
-    TwoBatches(BufferAllocator allocator) {
-      super(allocator);
-    }
-
-    @Override
-    public boolean loadNextBatch() throws java.io.IOException {
-      if (loaded == 2) {
-        return false;
-      }
-      VectorSchemaRoot root = getVectorSchemaRoot();
-      BigIntVector k = (BigIntVector) root.getVector("k");
-      k.setSafe(0, ++loaded);
-      root.setRowCount(1);
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return SCHEMA;
-    }
-  }
 
   /** Records each call with what {@code state} says at that moment. */
   private static final class Recording implements ServerStreamListener {
