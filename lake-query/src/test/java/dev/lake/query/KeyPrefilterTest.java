@@ -7,9 +7,7 @@ import dev.lake.query.plan.SubtreeExecutor;
 import dev.lake.registry.TableRegistration;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -178,17 +176,5 @@ class KeyPrefilterTest extends LakeTestSupport {
             + ") AND EXISTS (SELECT 1 FROM dim_c c WHERE c.c = f.c AND c.d = f.d AND " + cFilter + ")" + factFilter
             + " GROUP BY a.name";
     }
-  }
-
-  private String explain(QueryService target, String sql) {
-    String explain = "EXPLAIN PLAN FOR " + sql;
-    Result plan = collect(target.execute(explain, target.prepare(explain).pins(), List.of(), allocator));
-    return String.join("\n", plan.column(0).stream().map(String::valueOf).toList());
-  }
-
-  private static List<List<Object>> sorted(List<List<Object>> rows) {
-    List<List<Object>> copy = new ArrayList<>(rows);
-    copy.sort(Comparator.comparing(row -> row.stream().map(Objects::toString).toList().toString()));
-    return copy;
   }
 }

@@ -93,6 +93,20 @@ abstract class LakeTestSupport {
     return next;
   }
 
+  /** The plan {@code target} explains for {@code sql}, one line per row. */
+  String explain(QueryService target, String sql) {
+    String explain = "EXPLAIN PLAN FOR " + sql;
+    Result plan = collect(target.execute(explain, target.prepare(explain).pins(), List.of(), allocator));
+    return String.join("\n", plan.column(0).stream().map(String::valueOf).toList());
+  }
+
+  /** {@code rows} in the order of their values' text: answers compared whatever order they came in. */
+  static List<List<Object>> sorted(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(java.util.Comparator.comparing(row -> row.stream().map(String::valueOf).toList().toString()));
+    return copy;
+  }
+
   /** Registers the latest version of {@code table}'s dataset (after a change made with Lance directly). */
   TableRegistration register(TableRegistration table) {
     TableRegistration next = table.withVersion(engine.latestVersion(table.location()), table.schema(), 1,

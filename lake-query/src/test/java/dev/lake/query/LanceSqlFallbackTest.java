@@ -74,11 +74,6 @@ class LanceSqlFallbackTest extends LakeTestSupport {
     assertThat(rejecting.pushdownStats().statements()).isEqualTo(before.statements());
   }
 
-  private String explain(QueryService target, String sql) {
-    String explain = "EXPLAIN PLAN FOR " + sql;
-    Result plan = collect(target.execute(explain, target.prepare(explain).pins(), List.of(), allocator));
-    return String.join("\n", plan.column(0).stream().map(String::valueOf).toList());
-  }
 
   /** {@code engine} whose snapshots reject every SQL statement like Lance rejects one it cannot plan. */
   private TableEngine rejectingSql(TableEngine engine) {

@@ -10,7 +10,6 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -188,11 +187,5 @@ class LanceSqlPushdownTest extends LakeTestSupport {
 
   private String explain(String sql) {
     return String.join("\n", query("EXPLAIN PLAN FOR " + sql).column(0).stream().map(String::valueOf).toList());
-  }
-
-  private static List<List<Object>> sorted(List<List<Object>> rows) {
-    List<List<Object>> copy = new ArrayList<>(rows);
-    copy.sort(Comparator.comparing(Object::toString));
-    return copy;
   }
 }

@@ -8,9 +8,7 @@ import dev.lake.registry.TableRegistration;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -359,17 +357,5 @@ class VectorizedJoinTest extends LakeTestSupport {
         return "SELECT " + aggregate + " FROM fact f JOIN dim1 d ON f.ik = d.ik WHERE d.weight < "
             + (random.nextBoolean() ? "-1" : String.valueOf(random.nextInt(100))) + factFilter;
     }
-  }
-
-  private String explain(QueryService target, String sql) {
-    String explain = "EXPLAIN PLAN FOR " + sql;
-    Result plan = collect(target.execute(explain, target.prepare(explain).pins(), List.of(), allocator));
-    return String.join("\n", plan.column(0).stream().map(String::valueOf).toList());
-  }
-
-  private static List<List<Object>> sorted(List<List<Object>> rows) {
-    List<List<Object>> copy = new ArrayList<>(rows);
-    copy.sort(Comparator.comparing(row -> row.stream().map(Objects::toString).toList().toString()));
-    return copy;
   }
 }

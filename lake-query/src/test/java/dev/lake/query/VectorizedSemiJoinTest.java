@@ -314,10 +314,4 @@ class VectorizedSemiJoinTest extends LakeTestSupport {
     }
     return rows;
   }
-
-  private String explain(QueryService target, String sql) {
-    String explain = "EXPLAIN PLAN FOR " + sql;
-    Result plan = collect(target.execute(explain, target.prepare(explain).pins(), List.of(), allocator));
-    return String.join("\n", plan.column(0).stream().map(String::valueOf).toList());
-  }
 }
