@@ -97,9 +97,10 @@ public final class ColumnCache {
    * cached (the cache's budget holds it from then on), so closing it after an execution releases nothing. Null when
    * {@code build} returns null (the columns do not fit), not cached.
    */
-  JoinTable joinTable(List<String> fragmentKeys, String rows, java.util.function.Supplier<JoinTable> build) {
+  JoinTable joinTable(List<String> fragmentKeys, String rows, java.util.concurrent.Callable<JoinTable> build)
+      throws Exception {
     if (!enabled()) {
-      return build.get();
+      return build.call();
     }
     TableKey key = new TableKey(fragmentKeys, rows);
     JoinTable cached = (JoinTable) columns.getIfPresent(key);
@@ -109,7 +110,7 @@ public final class ColumnCache {
     }
     // Built outside the cache's own computation: building loads columns into this cache from other threads, which a
     // computation holding the key's entry would block. Two executions may build it at once; the first one kept wins.
-    JoinTable table = build.get();
+    JoinTable table = build.call();
     if (table == null) {
       return null;
     }

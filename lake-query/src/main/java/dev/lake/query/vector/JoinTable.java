@@ -75,7 +75,8 @@ public final class JoinTable implements AutoCloseable {
    * dictionary empty); {@code next} chains the rows of a repeated key either way.
    */
   private JoinTable(Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
-      int[] next, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct, KeyPacking packing) {
+      int[] next, boolean chained, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct,
+      KeyPacking packing) {
     this.direct = direct;
     this.packing = packing;
     this.columns = columns;
@@ -86,11 +87,7 @@ public final class JoinTable implements AutoCloseable {
     this.mask = slots == null ? 0 : slots.length - 1;
     this.first = first;
     this.next = next;
-    boolean repeats = false;
-    for (int i = 0; direct == null && i < next.length && !repeats; i++) {
-      repeats = next[i] >= 0;
-    }
-    this.chained = repeats;
+    this.chained = chained;
     this.dictionary = dictionary;
     this.budget = budget;
     if (slots != null && width == 2 && dictionary.isEmpty()) {
@@ -430,6 +427,7 @@ public final class JoinTable implements AutoCloseable {
     int[] next = new int[Math.max(1, rows)];
     int[] last = new int[Math.max(1, rows)];
     int groups = 0;
+    boolean chained = false;
     for (int i = 0; i < rows; i++) {
       next[i] = -1;
       if (skip[i]) {
@@ -450,13 +448,14 @@ public final class JoinTable implements AutoCloseable {
         if (Arrays.equals(keyCodes, g * width, g * width + width, codes, offset, offset + width)) {
           // Appended at the chain's end: matches come out in build order.
           next[last[g]] = i;
+          chained = true;
           last[g] = i;
           break;
         }
         slot = (slot + 1) & mask;
       }
     }
-    return new JoinTable(columns, rows, width, keyCodes, slots, first, next, dictionary, budget, null,
+    return new JoinTable(columns, rows, width, keyCodes, slots, first, next, chained, dictionary, budget, null,
         packing);
   }
 
@@ -498,7 +497,7 @@ public final class JoinTable implements AutoCloseable {
       head[offset] = i + 1;
       present.add(values[i]);
     }
-    return new JoinTable(columns, rows, 2, null, null, null, next, Map.of(), budget,
+    return new JoinTable(columns, rows, 2, null, null, null, next, false, Map.of(), budget,
         new Direct(head, present, unique), packing);
   }
 

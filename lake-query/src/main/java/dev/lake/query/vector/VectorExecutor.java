@@ -264,7 +264,7 @@ public final class VectorExecutor {
    * not fit the cache — the caller then scans Lance.
    */
   public JoinTable sharedBuild(CachedScan scan, String rows, FragmentScans scans,
-      java.util.function.Supplier<JoinBuilder> builders) {
+      java.util.function.Supplier<JoinBuilder> builders) throws Exception {
     List<Integer> fragments = scans.fragmentIds();
     if (!fitsCache(scan.columns(), scans, fragments)) {
       return null;
@@ -275,20 +275,12 @@ public final class VectorExecutor {
     }
     return runtime.cache().joinTable(keys, rows, () -> {
       JoinBuilder builder = builders.get();
-      boolean built = false;
+      JoinTable table = null;
       try {
-        JoinTable table = buildFromCache(scan, scans, builder) ? builder.finish() : null;
-        built = table != null;
+        table = buildFromCache(scan, scans, builder) ? builder.finish() : null;
         return table;
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("the query was cancelled while a vectorized join built its hash table", e);
-      } catch (Exception e) {
-        throw new IllegalStateException("reading a build side of a vectorized join failed: " + e.getMessage(), e);
       } finally {
-        if (!built) {
+        if (table == null) {
           builder.abandon();
         }
       }
