@@ -94,8 +94,9 @@ public final class ColumnCache {
    * shapes) over the fragments {@code fragmentKeys}, built on first use and then shared, under the same budget, by
    * every execution that builds the same table (docs/architecture.md, "Execution paths and the column cache"): its
    * rows are immutable, so the table is too. The building query's memory charge for it is released once it is
-   * cached (the cache's budget holds it from then on), so closing it after an execution releases nothing. Null when
-   * {@code build} returns null (the columns do not fit), not cached.
+   * cached (the cache's budget holds it from then on), so closing it after an execution releases nothing. A table
+   * over a quarter of the cache is not kept: it stays charged to its query. Null when {@code build} returns null
+   * (the columns do not fit).
    */
   JoinTable joinTable(List<String> fragmentKeys, String rows, java.util.concurrent.Callable<JoinTable> build)
       throws Exception {
@@ -111,8 +112,8 @@ public final class ColumnCache {
     // Built outside the cache's own computation: building loads columns into this cache from other threads, which a
     // computation holding the key's entry would block. Two executions may build it at once; the first one kept wins.
     JoinTable table = build.call();
-    if (table == null) {
-      return null;
+    if (table == null || table.bytes() > maxBytes / 4) {
+      return table; // too big to keep beside the columns: it stays charged to its query, which closes it
     }
     table.close();
     Object kept = columns.asMap().putIfAbsent(key, table);
