@@ -151,7 +151,8 @@ public final class LakeServer implements AutoCloseable, dev.lake.flight.demo.Dem
       this.catalog = opened.add(CachingCatalog.start(store, config.catalog()));
       QueryOptions queryOptions = new QueryOptions(config.batchRows(), config.queryMemoryLimit(), clock,
           config.planCacheSize(), true, config.queryExecutor()).withStatementLimits(config.statementLimits())
-          .withSpill(config.spill()).withAutoParameterize(config.autoParameterize());
+          .withSpill(config.spill()).withAutoParameterize(config.autoParameterize())
+          .withVectorizedMaxGroups(config.vectorizedMaxGroups());
       QueryService query = opened.add(new QueryService(catalog, engine, queryOptions,
           VectorRuntime.forCores(new ColumnCache(config.columnCacheBytes())),
           java.util.Optional.of(config.dataDir().resolve("statistics"))));

@@ -75,7 +75,8 @@ final class CachedStatement {
   /** {@link #validate(String, TableResolver, QueryOptions)} for work {@code guard} may stop. */
   static CachedStatement validate(String sql, TableResolver resolver, QueryOptions options,
       dev.lake.query.guard.QueryGuard guard) {
-    StatementPlanner planner = new StatementPlanner(resolver, options.subtreePushDown(), options.executor());
+    StatementPlanner planner = new StatementPlanner(resolver, options.subtreePushDown(), options.executor(),
+        options.vectorizedMaxGroups());
     org.apache.calcite.sql.SqlNode parsed = StatementParser.parse(sql, options.statementLimits());
     guard.check();
     ValidatedStatement validated = planner.validate(parsed, guard);

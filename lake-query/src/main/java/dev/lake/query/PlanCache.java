@@ -2,6 +2,7 @@ package dev.lake.query;
 
 import dev.lake.query.model.TablePin;
 import dev.lake.query.model.TableReference;
+import dev.lake.query.sql.LiteralParameters;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.List;
@@ -24,6 +25,11 @@ import java.util.function.Predicate;
 final class PlanCache {
   private final Cache<Key, CachedStatement> statements;
   private final Cache<String, List<TableReference>> references;
+  /**
+   * What {@link LiteralParameters#of} made of each recent statement text (a parse of the whole text): the prepare and
+   * the execution of one statement, and every repetition of it, ask again.
+   */
+  private final Cache<String, Optional<LiteralParameters.Parameterized>> parameterized;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder busy = new LongAdder();
@@ -62,6 +68,16 @@ final class PlanCache {
         : Caffeine.newBuilder().maximumWeight(Math.max(1, maximumBytes / REFERENCE_SHARE))
             .<String, List<TableReference>>weigher((sql, refs) -> clamp(2L * sql.length() + 256L * (1 + refs.size())))
             .executor(Runnable::run).build();
+    this.parameterized = maximumBytes == 0 ? null
+        : Caffeine.newBuilder().maximumWeight(Math.max(1, maximumBytes / REFERENCE_SHARE))
+            .<String, Optional<LiteralParameters.Parameterized>>weigher((sql, found) -> clamp(4L * sql.length()
+                + 256L * (1 + found.map(p -> p.literals().size()).orElse(0))))
+            .executor(Runnable::run).build();
+  }
+
+  /** {@link LiteralParameters#of}{@code (sql)}, parsed once per text while the text stays cached. */
+  Optional<LiteralParameters.Parameterized> parameterized(String sql) {
+    return parameterized == null ? LiteralParameters.of(sql) : parameterized.get(sql, LiteralParameters::of);
   }
 
   /** The bytes a cached statement of this text is estimated to retain (text, trees, planner). */

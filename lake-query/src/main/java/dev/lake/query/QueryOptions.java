@@ -24,11 +24,19 @@ import java.util.Objects;
  * @param autoParameterize whether an un-prepared statement's comparison literals are turned into parameters so that
  *     statements differing only in them share one cached plan ({@code query.auto-parameterize}, default true;
  *     {@link dev.lake.query.sql.LiteralParameters})
+ * @param vectorizedMaxGroups under {@code executor} auto, the most estimated groups of a single-table aggregate the
+ *     vectorized executor takes; more go to Lance's SQL engine ({@code query.vectorized-max-groups}, default
+ *     {@link #DEFAULT_VECTORIZED_MAX_GROUPS}; {@link dev.lake.query.plan.EngineChoice})
  */
 public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize,
     boolean subtreePushDown, SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits,
-    SpillOptions spill, boolean autoParameterize) {
+    SpillOptions spill, boolean autoParameterize, long vectorizedMaxGroups) {
   public static final int DEFAULT_BATCH_SIZE = 65_536;
+  /**
+   * The default of {@code query.vectorized-max-groups}: measured on TPC-H SF 1 (docs/performance.md, "Many groups"),
+   * the vectorized hash aggregate beats Lance's SQL engine up to Q18's 1.5 million order keys.
+   */
+  public static final long DEFAULT_VECTORIZED_MAX_GROUPS = 2_000_000;
   public static final long DEFAULT_PLAN_CACHE_SIZE = 64L << 20;
   private static final int MAX_BATCH_SIZE = 1 << 20;
 
@@ -43,10 +51,21 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
     Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(statementLimits, "statementLimits");
     Objects.requireNonNull(spill, "spill");
+    if (vectorizedMaxGroups < 0) {
+      throw new IllegalArgumentException("vectorizedMaxGroups must be >= 0, was " + vectorizedMaxGroups);
+    }
     if (planCacheSize < 0) {
       throw new IllegalArgumentException("planCacheSize must be >= 0 (0 turns the plan cache off), was "
           + planCacheSize);
     }
+  }
+
+  /** These settings with the default group limit of the vectorized executor's aggregates. */
+  public QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, long planCacheSize, boolean subtreePushDown,
+      SubtreeExecutor executor, dev.lake.query.sql.StatementLimits statementLimits, SpillOptions spill,
+      boolean autoParameterize) {
+    this(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, statementLimits, spill,
+        autoParameterize, DEFAULT_VECTORIZED_MAX_GROUPS);
   }
 
   /** These settings with literal auto-parameterization on. */
@@ -94,45 +113,51 @@ public record QueryOptions(int batchSize, long memoryLimitBytes, Clock clock, lo
 
   public QueryOptions withBatchSize(int newBatchSize) {
     return new QueryOptions(newBatchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits, spill, autoParameterize);
+        statementLimits, spill, autoParameterize, vectorizedMaxGroups);
   }
 
   public QueryOptions withPlanCacheSize(long newPlanCacheSize) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, newPlanCacheSize, subtreePushDown, executor,
-        statementLimits, spill, autoParameterize);
+        statementLimits, spill, autoParameterize, vectorizedMaxGroups);
   }
 
   public QueryOptions withSubtreePushDown(boolean pushDown) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, pushDown, executor,
-        statementLimits, spill, autoParameterize);
+        statementLimits, spill, autoParameterize, vectorizedMaxGroups);
   }
 
   public QueryOptions withExecutor(SubtreeExecutor newExecutor) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, newExecutor,
-        statementLimits, spill, autoParameterize);
+        statementLimits, spill, autoParameterize, vectorizedMaxGroups);
   }
 
   /** These settings with {@code limits} on every statement (length, depth, IN lists, joins, set operations). */
   public QueryOptions withStatementLimits(dev.lake.query.sql.StatementLimits limits) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor, limits,
-        spill, autoParameterize);
+        spill, autoParameterize, vectorizedMaxGroups);
+  }
+
+  /** These settings with {@code groups} as the vectorized executor's aggregate limit under {@code executor} auto. */
+  public QueryOptions withVectorizedMaxGroups(long groups) {
+    return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
+        statementLimits, spill, autoParameterize, groups);
   }
 
   /** These settings with operators spilling as {@code newSpill} says. */
   public QueryOptions withSpill(SpillOptions newSpill) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits, newSpill, autoParameterize);
+        statementLimits, newSpill, autoParameterize, vectorizedMaxGroups);
   }
 
   /** These settings with {@code bytes} as each statement's memory limit. */
   public QueryOptions withMemoryLimit(long bytes) {
     return new QueryOptions(batchSize, bytes, clock, planCacheSize, subtreePushDown, executor, statementLimits,
-        spill, autoParameterize);
+        spill, autoParameterize, vectorizedMaxGroups);
   }
 
   /** These settings with literal auto-parameterization of un-prepared statements on or off. */
   public QueryOptions withAutoParameterize(boolean on) {
     return new QueryOptions(batchSize, memoryLimitBytes, clock, planCacheSize, subtreePushDown, executor,
-        statementLimits, spill, on);
+        statementLimits, spill, on, vectorizedMaxGroups);
   }
 }

@@ -239,7 +239,7 @@ public final class QueryService implements AutoCloseable {
 
   /** {@code sql} with its comparison literals as parameters, when auto-parameterization is on and it qualifies. */
   private Optional<LiteralParameters.Parameterized> autoParameterized(String sql) {
-    return options.autoParameterize() && options.planCacheSize() > 0 ? LiteralParameters.of(sql) : Optional.empty();
+    return options.autoParameterize() && options.planCacheSize() > 0 ? plans.parameterized(sql) : Optional.empty();
   }
 
   /**

@@ -66,7 +66,9 @@ class VectorizedExecutorTest extends LakeTestSupport {
 
   @Override
   QueryOptions options() {
-    return QueryOptions.defaults().withExecutor(SubtreeExecutor.AUTO).withBatchSize(1_000);
+    // keyed's 80,000 groups of v are over this limit, its 2 of g under it
+    return QueryOptions.defaults().withExecutor(SubtreeExecutor.AUTO).withBatchSize(1_000)
+        .withVectorizedMaxGroups(50_000);
   }
 
   @Override
@@ -276,6 +278,16 @@ class VectorizedExecutorTest extends LakeTestSupport {
     assertThat(few).startsWith("vectorized").contains("engine=[vectorized]").contains("aggregate of about 2 groups");
     assertThat(query("SELECT g, SUM(c) AS total FROM keyed GROUP BY g ORDER BY g").rows()).containsExactly(
         List.of("even", new BigDecimal("15999600.00")), List.of("odd", new BigDecimal("16000000.00")));
+    // the shipped limit (query.vectorized-max-groups) keeps 80,000 groups vectorized, with the same answer
+    try (QueryService shipped = new QueryService(catalog, engine, QueryOptions.defaults())) {
+      String sql = "SELECT v, SUM(c) AS total FROM keyed GROUP BY v";
+      String plan = String.join("\n", collect(shipped.execute("EXPLAIN PLAN FOR " + sql,
+          shipped.prepare("EXPLAIN PLAN FOR " + sql).pins(), List.of(), allocator)).rows().stream()
+          .map(r -> String.valueOf(r.get(0))).toList());
+      assertThat(plan).startsWith("vectorized").contains("engine=[vectorized]").contains("aggregate of about");
+      assertThat(collect(shipped.execute(sql, shipped.prepare(sql).pins(), List.of(), allocator)).rows())
+          .containsExactlyInAnyOrderElementsOf(query(sql).rows());
+    }
   }
 
   private static BigDecimal decimal(Object value) {

@@ -1,5 +1,7 @@
 package dev.lake.flight.config;
 
+import dev.lake.query.QueryOptions;
+
 import dev.lake.query.plan.SubtreeExecutor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,6 +61,7 @@ public final class ConfigLoader {
     DEFAULTS.put("query.warmup-rows", String.valueOf(LakeConfig.DEFAULT_WARMUP_ROWS));
     DEFAULTS.put("query.auto-analyze", "true");
     DEFAULTS.put("query.auto-parameterize", "true");
+    DEFAULTS.put("query.vectorized-max-groups", String.valueOf(QueryOptions.DEFAULT_VECTORIZED_MAX_GROUPS));
     DEFAULTS.put("query.node-memory-limit", "50%");
     DEFAULTS.put("query.spill-dir", null);
     DEFAULTS.put("query.spill-limit", "10GB");
@@ -187,7 +190,8 @@ public final class ConfigLoader {
         spill(values, dataDir),
         integer("query.warmup-rows", values.get("query.warmup-rows")),
         bool("query.auto-analyze", values.get("query.auto-analyze")),
-        bool("query.auto-parameterize", values.get("query.auto-parameterize")));
+        bool("query.auto-parameterize", values.get("query.auto-parameterize")),
+        groups("query.vectorized-max-groups", values.get("query.vectorized-max-groups")));
   }
 
   /** {@code query.spill-dir} (default: {@code spill} under the data directory), {@code query.spill-limit} and
@@ -259,6 +263,20 @@ public final class ConfigLoader {
       case "false" -> false;
       default -> throw new IllegalArgumentException(key + " = '" + text + "' is not a boolean: use true or false");
     };
+  }
+
+  /** A count of groups: a whole number, at least 0. */
+  private static long groups(String key, String text) {
+    long value;
+    try {
+      value = Long.parseLong(text.trim().replace("_", ""));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + " = '" + text + "' is not a whole number");
+    }
+    if (value < 0) {
+      throw new IllegalArgumentException(key + " = '" + text + "' must be at least 0");
+    }
+    return value;
   }
 
   private static int integer(String key, String text) {

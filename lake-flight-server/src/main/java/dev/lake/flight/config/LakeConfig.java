@@ -54,6 +54,8 @@ import java.util.Optional;
  *     the background ({@code query.auto-analyze})
  * @param autoParameterize whether an un-prepared statement's comparison literals become parameters so that
  *     statements differing only in them share one cached plan ({@code query.auto-parameterize})
+ * @param vectorizedMaxGroups under {@code query.executor} auto, the most estimated groups of a single-table aggregate
+ *     the vectorized executor takes; more go to Lance's SQL engine ({@code query.vectorized-max-groups})
  * @param queryNodeMemoryLimit the most memory (bytes) all queries of this node together may hold: their Arrow
  *     buffers and the heap their operators and plans are charged for ({@code query.node-memory-limit})
  * @param storage how S3 is reached (for an s3:// data root), the registry backend and the DynamoDB table
@@ -104,7 +106,8 @@ public record LakeConfig(
     dev.lake.query.spill.SpillOptions spill,
     int warmupRows,
     boolean autoAnalyze,
-    boolean autoParameterize) {
+    boolean autoParameterize,
+    long vectorizedMaxGroups) {
 
   /** {@code query.warmup-rows}'s default: fact rows of the start-up executor warm-up. */
   public static final int DEFAULT_WARMUP_ROWS = 262_144;

@@ -76,6 +76,7 @@ public final class ColdProbe {
     String warmupRows = "0";
     Map<String, String> analyze = Map.of();
     boolean reload = false;
+    long settleMillis = 0;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--sf" -> scale = Double.parseDouble(args[i + 1]);
@@ -86,6 +87,7 @@ public final class ColdProbe {
         case "--warmup-rows" -> warmupRows = args[i + 1];
         case "--auto-analyze" -> analyze = Map.of("query.auto-analyze", args[i + 1]);
         case "--load" -> reload = Boolean.parseBoolean(args[i + 1]);
+        case "--settle-ms" -> settleMillis = Long.parseLong(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
             + "; use --sf N --work DIR --queries 1,2 --restarts N --prewarm SQL --warmup-rows N --auto-analyze true|false"
             + " --load true|false");
@@ -113,6 +115,9 @@ public final class ColdProbe {
       try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, settings);
           Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
         System.err.println("server started in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        if (settleMillis > 0) {
+          Thread.sleep(settleMillis);
+        }
         long total = 0;
         if (prewarm != null) {
           String warm = prewarm;

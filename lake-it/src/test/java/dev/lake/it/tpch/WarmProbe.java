@@ -32,6 +32,10 @@ public final class WarmProbe {
     int runs = 5;
     int rounds = 1;
     boolean printPlans = false;
+    boolean alternate = false;
+    boolean prepared = false;
+    boolean append = false;
+    long gapMillis = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--sf" -> scale = Double.parseDouble(args[++i]);
@@ -40,8 +44,12 @@ public final class WarmProbe {
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--explain" -> printPlans = true;
+        case "--alternate" -> alternate = true;
+        case "--prepared" -> prepared = true;
+        case "--append" -> append = true;
+        case "--gap-ms" -> gapMillis = Long.parseLong(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; use --sf N --work DIR --queries 1,2 --runs N --rounds N --explain");
+            + "; use --sf N --work DIR --queries 1,2 --runs N --rounds N --explain --alternate");
       }
     }
     Path lake = work.resolve("lake");
@@ -55,9 +63,17 @@ public final class WarmProbe {
         }
       }
     }
-    try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, Map.of("query.warmup-rows",
-            String.valueOf(dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS)));
-        Connection jdbc = DriverManager.getConnection(server.jdbcUrl())) {
+    Map<String, String> settings = new java.util.HashMap<>(Map.of("query.warmup-rows",
+        String.valueOf(dev.lake.flight.config.LakeConfig.DEFAULT_WARMUP_ROWS), "log.slow-query-threshold",
+        System.getProperty("probe.slow-query-threshold", "10s")));
+    for (String setting : System.getProperty("probe.settings", "").split(",")) {
+      if (!setting.isBlank()) {
+        settings.put(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
+      }
+    }
+    try (LakeTestServer server = LakeTestServer.start(lake, b -> { }, settings);
+        Connection jdbc = DriverManager.getConnection(server.jdbcUrl());
+        FlightTestClient flight = server.client()) {
       for (int round = 0; round < rounds; round++) {
         double logSum = 0;
         for (int query : queries) {
@@ -70,12 +86,24 @@ public final class WarmProbe {
           List<Long> plans = new ArrayList<>();
           long from = System.currentTimeMillis();
           List<Long> cpus = new ArrayList<>();
+          List<Long> flights = new ArrayList<>();
           for (int run = 0; run < runs; run++) {
             long cpu0 = cpu();
             times.add(BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql)));
             cpus.add(cpu() - cpu0);
+            if (gapMillis > 0) {
+              Thread.sleep(gapMillis);
+            }
+            if (alternate) {
+              flights.add(prepared ? BenchClock.time(() -> preparedDrain(flight, sql))
+                  : BenchClock.time(() -> TpchBenchmark.flightDrain(flight, sql)));
+            }
           }
           Collections.sort(cpus);
+          if (alternate) {
+            Collections.sort(flights);
+            System.err.printf("round %d Q%d flight median %.1f ms%n", round, query, flights.get(runs / 2) / 1e6);
+          }
           System.err.printf("window Q%d %d %d%n", query, from, System.currentTimeMillis());
           for (int run = 0; run < Math.min(runs, 5); run++) {
             plans.add(BenchClock.time(() -> TpchBenchmark.explain(jdbc, sql)));
@@ -90,8 +118,46 @@ public final class WarmProbe {
         System.err.printf("round %d geomean %.1f ms over %d queries%n", round,
             Math.exp(logSum / queries.size()), queries.size());
       }
+      if (append) {
+        try (BufferAllocator allocator = new RootAllocator()) {
+          flight.ingest("lineitem", TpchArrow.reader(TpchTable.LINE_ITEM, 0.001, 65_536, allocator),
+              FlightTestClient.append(), Map.of());
+        }
+        for (int query : queries) {
+          String sql = TpchQueries.sql(query);
+          long first = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
+          List<Long> times = new ArrayList<>();
+          for (int run = 0; run < runs; run++) {
+            times.add(BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql)));
+          }
+          Collections.sort(times);
+          System.err.printf("append Q%d first %.1f ms then median %.1f ms%n", query, first / 1e6,
+              times.get(times.size() / 2) / 1e6);
+        }
+      }
     }
     System.exit(0);
+  }
+
+  /** What the JDBC driver sends for a statement: prepare, execute the prepared statement, read, close. */
+  private static long preparedDrain(FlightTestClient client, String sql) throws Exception {
+    long rows = 0;
+    org.apache.arrow.flight.sql.FlightSqlClient.PreparedStatement statement =
+        client.sql().prepare(sql, client.auth());
+    try {
+      org.apache.arrow.flight.FlightInfo info = statement.execute(client.auth());
+      for (org.apache.arrow.flight.FlightEndpoint endpoint : info.getEndpoints()) {
+        try (org.apache.arrow.flight.FlightStream stream = client.sql().getStream(endpoint.getTicket(),
+            client.auth())) {
+          while (stream.next()) {
+            rows += stream.getRoot().getRowCount();
+          }
+        }
+      }
+    } finally {
+      statement.close(client.auth());
+    }
+    return rows;
   }
 
   /** This process's CPU time in nanoseconds (every thread: client, server, Lance's native ones). */

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *       turn, like any other input.</li>
  *   <li>A maximal single-table subtree that does more than a scan could ({@link LancePushdown}) is pushed down
  *       whole: to the vectorized executor when it supports the subtree and {@code query.executor} is
- *       {@code vectorized}, or {@code auto} and the subtree's aggregate has at most {@link #MAX_VECTORIZED_GROUPS}
- *       estimated groups; otherwise to Lance's SQL engine — unless Lance's SQL would compute it inexactly
+ *       {@code vectorized}, or {@code auto} and the subtree's aggregate has at most {@code query.vectorized-max-groups}
+ *       estimated groups ({@link dev.lake.query.QueryOptions#vectorizedMaxGroups}: the vectorized hash aggregate wins
+ *       up to there; beyond, merging per-fragment partials of so many groups is left to Lance's SQL engine); otherwise to Lance's SQL engine — unless Lance's SQL would compute it inexactly
  *       ({@link PushableExpressions#inexactInLance}), and then Calcite runs it.</li>
  *   <li>Everything else — joins, set operations, correlations, what no rule above took — runs in Calcite's
  *       Enumerable runtime over Lance scans (with projections, filters and limits pushed into the scans, runtime
@@ -52,17 +53,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class EngineChoice {
   private static final Logger LOG = LoggerFactory.getLogger(EngineChoice.class);
-  /**
-   * The {@code auto} policy gives an aggregate of more estimated groups to Lance's SQL engine: measured on TPC-H SF 1,
-   * the vectorized executor wins with few groups (Q1: 0.78x Lance SQL) and loses with hundreds of thousands (Q17's
-   * 200,000 part keys, Q18's 1.5 million order keys), where merging per-fragment partials costs more than it saves.
-   */
-  public static final int MAX_VECTORIZED_GROUPS = 50_000;
-
   private EngineChoice() {}
 
-  /** {@code rel} with each part given to the engine the policy chooses ({@code executor}: query.executor). */
-  public static RelNode choose(RelNode rel, SubtreeExecutor executor) {
+  /**
+   * {@code rel} with each part given to the engine the policy chooses ({@code executor}: query.executor;
+   * {@code maxGroups}: query.vectorized-max-groups).
+   */
+  public static RelNode choose(RelNode rel, SubtreeExecutor executor, long maxGroups) {
     if (executor == SubtreeExecutor.CALCITE) {
       return rel;
     }
@@ -76,7 +73,7 @@ public final class EngineChoice {
     if (chosen == rel) {
       Optional<LancePushdown.Single> single = LancePushdown.single(rel);
       if (single.isPresent()) {
-        return LancePushdown.worthPushing(rel, single.get()) ? pushDown(rel, single.get(), executor) : rel;
+        return LancePushdown.worthPushing(rel, single.get()) ? pushDown(rel, single.get(), executor, maxGroups) : rel;
       }
       if (executor != SubtreeExecutor.LANCE_SQL && rel instanceof Join) {
         // An aggregate joined here by its group keys aggregates only the groups the other input can match.
@@ -86,7 +83,7 @@ public final class EngineChoice {
     List<RelNode> inputs = new ArrayList<>();
     boolean changed = false;
     for (RelNode input : chosen.getInputs()) {
-      RelNode rewritten = choose(input, executor);
+      RelNode rewritten = choose(input, executor, maxGroups);
       changed |= rewritten != input;
       inputs.add(rewritten);
     }
@@ -94,7 +91,8 @@ public final class EngineChoice {
   }
 
   /** The single-table subtree pushed down to the engine the policy picks, or unchanged (Calcite runs it). */
-  private static RelNode pushDown(RelNode subtree, LancePushdown.Single single, SubtreeExecutor executor) {
+  private static RelNode pushDown(RelNode subtree, LancePushdown.Single single, SubtreeExecutor executor,
+      long maxGroups) {
     Optional<String> sql = LancePushdown.sql(subtree, single);
     if (sql.isEmpty()) {
       return subtree;
@@ -107,9 +105,9 @@ public final class EngineChoice {
       try {
         VectorPlan compiled = VectorPlanner.compile(subtree, single.scan());
         double groups = LancePushdown.estimatedGroups(subtree);
-        if (executor == SubtreeExecutor.AUTO && groups > MAX_VECTORIZED_GROUPS) {
+        if (executor == SubtreeExecutor.AUTO && groups > maxGroups) {
           why = String.format(Locale.ROOT, "about %.0f groups: Lance's SQL engine aggregates many groups"
-              + " faster (vectorized up to %d)", groups, MAX_VECTORIZED_GROUPS);
+              + " faster (vectorized up to %d, query.vectorized-max-groups)", groups, maxGroups);
         } else {
           engine = new SubtreeEngine.Vectorized(compiled);
           why = executor == SubtreeExecutor.VECTORIZED ? "query.executor=vectorized"

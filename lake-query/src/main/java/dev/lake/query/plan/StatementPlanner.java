@@ -104,6 +104,8 @@ public final class StatementPlanner {
   private final RelOptCluster cluster;
   /** Which engine runs pushed-down subtrees; CALCITE when push-down is off. */
   private final SubtreeExecutor executor;
+  /** The most estimated groups an aggregate pushed to the vectorized executor may have under AUTO. */
+  private final long vectorizedMaxGroups;
   /** The stop flag of the execution planning now (planning is serialized); polled before every rule fires. */
   private volatile QueryGuard guard = new QueryGuard();
 
@@ -121,7 +123,17 @@ public final class StatementPlanner {
    * @param executor which engine runs a pushed-down subtree ({@link EngineChoice})
    */
   public StatementPlanner(TableResolver resolver, boolean subtreePushDown, SubtreeExecutor executor) {
+    this(resolver, subtreePushDown, executor, dev.lake.query.QueryOptions.DEFAULT_VECTORIZED_MAX_GROUPS);
+  }
+
+  /**
+   * @param vectorizedMaxGroups under {@code executor} AUTO, the most estimated groups of an aggregate the vectorized
+   *     executor takes ({@code query.vectorized-max-groups})
+   */
+  public StatementPlanner(TableResolver resolver, boolean subtreePushDown, SubtreeExecutor executor,
+      long vectorizedMaxGroups) {
     java.util.Objects.requireNonNull(executor, "executor");
+    this.vectorizedMaxGroups = vectorizedMaxGroups;
     this.executor = subtreePushDown ? executor : SubtreeExecutor.CALCITE;
     this.mainSchema = new MainSchema(resolver);
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
@@ -342,7 +354,7 @@ public final class StatementPlanner {
       rel = hep(PlanRules.JOIN_ORDER, rel);
       rel = OuterJoinCounts.rewrite(rel, relBuilder);
     }
-    rel = EngineChoice.choose(rel, executor);
+    rel = EngineChoice.choose(rel, executor, vectorizedMaxGroups);
     return hep(PlanRules.LATE, rel);
   }
 

@@ -121,6 +121,10 @@ final class HashAggregate implements AutoCloseable {
     if (keys.length == 0 || dictionaryGroupIds(batch, n, groupIds, columns)) {
       return groupIds;
     }
+    if (keys.length == 1) {
+      singleKeyGroupIds(batch.column(columns == KEY_BATCH_COLUMNS ? 0 : columns[0]), n, groupIds);
+      return groupIds;
+    }
     int width = keys.length + 1;
     long[] codes = new long[n * width];
     for (int k = 0; k < keys.length; k++) {
@@ -133,6 +137,24 @@ final class HashAggregate implements AutoCloseable {
       groupIds[i] = table.findOrAdd(codes, i * width);
     }
     return groupIds;
+  }
+
+  /** {@link #groupIds} of one key column: each row's (word, flags) straight into the table, no tuple array. */
+  private void singleKeyGroupIds(Col col, int n, int[] groupIds) {
+    if (col.kind != Kind.STRING && col.kind != Kind.DOUBLE && col.nulls == null && col.wide == null) {
+      long[] values = col.longs;
+      for (int i = 0; i < n; i++) {
+        groupIds[i] = table.findOrAdd(values[i], 0);
+      }
+      return;
+    }
+    long[] tuple = new long[2];
+    for (int i = 0; i < n; i++) {
+      tuple[0] = 0;
+      tuple[1] = 0;
+      encode(0, col, i, tuple, 0);
+      groupIds[i] = table.findOrAdd(tuple[0], tuple[1]);
+    }
   }
 
   /**

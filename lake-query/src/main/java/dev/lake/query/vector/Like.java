@@ -28,27 +28,31 @@ record Like(Expr input, List<byte[]> pieces, boolean anchoredStart, boolean anch
     Col strings = input.eval(batch);
     int n = batch.size();
     Col out = Col.bools(n);
+    strings.strings.like(this, n, out.longs);
     for (int i = 0; i < n; i++) {
       if (strings.isNull(i)) {
         out.setNull(i);
-      } else {
-        out.longs[i] = matches(strings.strings.bytes(i)) ? 1 : 0;
       }
     }
     return out;
   }
 
   boolean matches(byte[] value) {
+    return matches(value, 0, value.length);
+  }
+
+  /** Whether the bytes {@code value[start, end)} match. */
+  boolean matches(byte[] value, int start, int end) {
     int last = pieces.size() - 1;
     if (last == 0) {
-      return java.util.Arrays.equals(value, pieces.get(0));
+      byte[] whole = pieces.get(0);
+      return java.util.Arrays.equals(value, start, end, whole, 0, whole.length);
     }
-    int from = 0;
-    int end = value.length;
+    int from = start;
     if (anchoredEnd) {
       byte[] tail = pieces.get(last);
       end -= tail.length;
-      if (end < 0 || !java.util.Arrays.equals(value, end, value.length, tail, 0, tail.length)) {
+      if (end < start || !java.util.Arrays.equals(value, end, end + tail.length, tail, 0, tail.length)) {
         return false;
       }
     }
@@ -57,7 +61,8 @@ record Like(Expr input, List<byte[]> pieces, boolean anchoredStart, boolean anch
       if (piece.length == 0) {
         continue;
       }
-      int at = p == 0 && anchoredStart ? (startsWith(value, piece, end) ? 0 : -1) : indexOf(value, piece, from, end);
+      int at = p == 0 && anchoredStart ? (startsWith(value, piece, start, end) ? start : -1)
+          : indexOf(value, piece, from, end);
       if (at < 0) {
         return false;
       }
@@ -66,13 +71,24 @@ record Like(Expr input, List<byte[]> pieces, boolean anchoredStart, boolean anch
     return true;
   }
 
-  private static boolean startsWith(byte[] value, byte[] piece, int end) {
-    return piece.length <= end && java.util.Arrays.equals(value, 0, piece.length, piece, 0, piece.length);
+  private static boolean startsWith(byte[] value, byte[] piece, int start, int end) {
+    return piece.length <= end - start
+        && java.util.Arrays.equals(value, start, start + piece.length, piece, 0, piece.length);
   }
 
+  /** The first position in {@code [from, end)} where {@code piece} (not empty) starts, or -1. */
   private static int indexOf(byte[] value, byte[] piece, int from, int end) {
-    for (int at = from; at + piece.length <= end; at++) {
-      if (java.util.Arrays.equals(value, at, at + piece.length, piece, 0, piece.length)) {
+    byte first = piece[0];
+    int length = piece.length;
+    for (int at = from, limit = end - length; at <= limit; at++) {
+      if (value[at] != first) {
+        continue;
+      }
+      int k = 1;
+      while (k < length && value[at + k] == piece[k]) {
+        k++;
+      }
+      if (k == length) {
         return at;
       }
     }

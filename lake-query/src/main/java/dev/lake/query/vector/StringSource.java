@@ -17,6 +17,17 @@ abstract class StringSource {
 
   abstract StringSource select(int[] positions, int count);
 
+  /**
+   * Whether each row's bytes match {@code like}, into {@code out} (1 or 0; rows that are null are the caller's to
+   * mark). Sources override this to match in place, without copying each value.
+   */
+  void like(Like like, int n, long[] out) {
+    for (int i = 0; i < n; i++) {
+      byte[] value = bytes(i);
+      out[i] = like.matches(value, 0, value.length) ? 1 : 0;
+    }
+  }
+
   /** Row i's bytes packed into a long with its length (bits 56-63), when at most 7 bytes; -1 otherwise. */
   long inline(int i) {
     return pack(bytes(i));
@@ -111,6 +122,26 @@ abstract class StringSource {
       return inline[codes[i]];
     }
 
+    /** Each distinct value is matched once per batch when there are no more values than rows. */
+    @Override
+    void like(Like like, int n, long[] out) {
+      if (values.length > n) {
+        super.like(like, n, out);
+        return;
+      }
+      byte[] known = new byte[values.length]; // 0 not matched yet, 1 no, 2 yes
+      for (int i = 0; i < n; i++) {
+        int code = codes[i];
+        byte k = known[code];
+        if (k == 0) {
+          byte[] value = values[code];
+          k = like.matches(value, 0, value.length) ? (byte) 2 : (byte) 1;
+          known[code] = k;
+        }
+        out[i] = k - 1;
+      }
+    }
+
     @Override
     StringSource select(int[] positions, int count) {
       int[] selected = new int[count];
@@ -190,6 +221,14 @@ abstract class StringSource {
     byte[] bytes(int i) {
       int row = rows[i];
       return Arrays.copyOfRange(data, offsets[row], offsets[row + 1]);
+    }
+
+    @Override
+    void like(Like like, int n, long[] out) {
+      for (int i = 0; i < n; i++) {
+        int row = rows[i];
+        out[i] = like.matches(data, offsets[row], offsets[row + 1]) ? 1 : 0;
+      }
     }
 
     @Override
