@@ -77,7 +77,7 @@ public final class WarmProbe {
       for (int round = 0; round < rounds; round++) {
         double logSum = 0;
         for (int query : queries) {
-          String sql = TpchQueries.sql(query);
+          String sql = query == 0 ? System.getProperty("probe.sql", System.getenv("PROBE_SQL")) : TpchQueries.sql(query);
           if (printPlans && round == 0) {
             System.err.println("Q" + query + " plan:\n" + TpchBenchmark.explain(jdbc, sql));
           }

@@ -40,10 +40,53 @@ final class Logic {
    * batch, and {@code disjunction}, the same OR over column 0 of a batch holding only that value, tests it against
    * every constant — the same comparisons, so the same answer, NULLs included.
    */
-  record SharedOperand(Expr operand, Expr disjunction) implements Expr.Bool {
+  record SharedOperand(Expr operand, Expr disjunction, long[] packed) implements Expr.Bool {
     @Override
     public Col eval(Batch batch) {
-      return disjunction.eval(Batch.of(new Col[] {operand.eval(batch)}, batch.size()));
+      Col value = operand.eval(batch);
+      if (packed != null) {
+        return packedMembers(value, batch.size());
+      }
+      return disjunction.eval(Batch.of(new Col[] {value}, batch.size()));
+    }
+
+    /**
+     * The OR of string equalities when every constant is a non-NULL string of at most
+     * {@link StringSource#MAX_PACKED} bytes: each value packed as one long ({@link StringSource#inline}: its length and
+     * bytes, -1 when longer) and looked up among the constants' packed codes — equal codes are equal bytes, the
+     * comparison {@link Compare} makes; a NULL value is NULL, as each of its comparisons is.
+     */
+    private Col packedMembers(Col value, int n) {
+      Col out = Col.bools(n);
+      for (int i = 0; i < n; i++) {
+        if (value.isNull(i)) {
+          out.setNull(i);
+          continue;
+        }
+        long code = value.strings.inline(i);
+        boolean member = false;
+        if (code >= 0) {
+          for (long constant : packed) {
+            if (constant == code) {
+              member = true;
+              break;
+            }
+          }
+        }
+        out.longs[i] = member ? 1 : 0;
+      }
+      return out;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof SharedOperand that && operand.equals(that.operand)
+          && disjunction.equals(that.disjunction);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * operand.hashCode() + disjunction.hashCode();
     }
 
     /**
@@ -58,14 +101,24 @@ final class Logic {
       Expr operand = first.left();
       Expr.Input value = new Expr.Input(0, operand.kind(), operand.scale());
       List<Expr> rewritten = new java.util.ArrayList<>(operands.size());
+      long[] packed = operand.kind() == Kind.STRING ? new long[operands.size()] : null;
       for (Expr expr : operands) {
         if (!(expr instanceof Compare compare) || compare.op() != Comparison.EQUAL
-            || !compare.left().equals(operand) || !(compare.right() instanceof Expr.Literal)) {
+            || !compare.left().equals(operand) || !(compare.right() instanceof Expr.Literal literal)) {
           return null;
+        }
+        if (packed != null) {
+          Col constant = literal.value();
+          long code = constant.isNull(0) ? -1 : StringSource.pack(constant.strings.bytes(0));
+          if (code < 0) {
+            packed = null; // a NULL or longer constant: the comparisons as written
+          } else {
+            packed[rewritten.size()] = code;
+          }
         }
         rewritten.add(new Compare(Comparison.EQUAL, value, compare.right()));
       }
-      return new SharedOperand(operand, new Connective(false, rewritten));
+      return new SharedOperand(operand, new Connective(false, rewritten), packed);
     }
   }
 

@@ -89,6 +89,8 @@ class FilterTest {
     for (List<Expr> operands : List.of(equalities, withNull)) {
       Expr shared = Exprs.connective(false, operands);
       assertThat(shared).isInstanceOf(Logic.SharedOperand.class);
+      // constants of at most 7 bytes are looked up as packed codes; a NULL constant keeps the comparisons
+      assertThat(((Logic.SharedOperand) shared).packed() != null).isEqualTo(operands == equalities);
       Expr plain = new Logic.Connective(false, operands);
       for (int round = 0; round < 10; round++) {
         int rows = 1 + random.nextInt(3_000);
