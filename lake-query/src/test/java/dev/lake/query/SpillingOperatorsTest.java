@@ -55,7 +55,7 @@ class SpillingOperatorsTest extends LakeTestSupport {
   private Path spillDir;
   private QueryService unlimited;
   /**
-   * A quarter of the limit, for the semi joins: their build keys (about 33,000-38,000 order keys) are aggregated by
+   * A quarter of the limit, for EXISTS, IN and NOT EXISTS: their build keys (about 33,000-38,000 order keys) are aggregated by
    * one partial per worker, and how the splits fall to the workers decides whether their sum passes 4 MB; it always
    * passes 1 MB.
    */
@@ -136,7 +136,7 @@ class SpillingOperatorsTest extends LakeTestSupport {
   @Test
   void antiAndOuterJoinsSpillAndKeepTheirUnmatchedRows() {
     check("SELECT o_status, COUNT(*) AS n, SUM(o_total) AS t FROM ord"
-        + " WHERE NOT EXISTS (SELECT * FROM li WHERE l_orderkey = o_orderkey) GROUP BY o_status");
+        + " WHERE NOT EXISTS (SELECT * FROM li WHERE l_orderkey = o_orderkey) GROUP BY o_status", tight);
     check("SELECT o_status, COUNT(*) AS n FROM ord WHERE o_orderkey NOT IN (SELECT l_orderkey FROM li"
         + " WHERE l_suppkey < 250) GROUP BY o_status");
     check("SELECT o_status, l_mode, COUNT(*) AS n, COUNT(o_orderkey) AS k, SUM(l_quantity) AS q FROM li"
