@@ -82,7 +82,8 @@ import org.apache.calcite.tools.RuleSets;
 public final class StatementPlanner {
   private static final SqlValidator.Config VALIDATOR_CONFIG = SqlValidator.Config.DEFAULT
       .withConformance(SqlConformanceEnum.LENIENT)
-      .withIdentifierExpansion(true);
+      .withIdentifierExpansion(true)
+      .withTypeCoercionFactory(BooleanEquality::new);
   private static final SqlToRelConverter.Config CONVERTER_CONFIG = SqlToRelConverter.config()
       .withTrimUnusedFields(true)
       .withExpand(false)
