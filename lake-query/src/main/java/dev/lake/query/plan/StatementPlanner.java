@@ -112,22 +112,8 @@ public final class StatementPlanner {
 
   /**
    * @param subtreePushDown whether subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
-   *     operators)
-   */
-  public StatementPlanner(TableResolver resolver, boolean subtreePushDown) {
-    this(resolver, subtreePushDown, SubtreeExecutor.AUTO);
-  }
-
-  /**
-   * @param subtreePushDown whether subtrees are pushed down whole (into Lance's SQL engine or lake's vectorized
    *     operators); false is {@code executor} CALCITE
    * @param executor which engine runs a pushed-down subtree ({@link EngineChoice})
-   */
-  public StatementPlanner(TableResolver resolver, boolean subtreePushDown, SubtreeExecutor executor) {
-    this(resolver, subtreePushDown, executor, dev.lake.query.QueryOptions.DEFAULT_VECTORIZED_MAX_GROUPS);
-  }
-
-  /**
    * @param vectorizedMaxGroups under {@code executor} AUTO, the most estimated groups of an aggregate the vectorized
    *     executor takes ({@code query.vectorized-max-groups})
    */

@@ -19,15 +19,8 @@ import java.util.Map;
 public final class JoinTable implements AutoCloseable {
   /** Memory charged per build row beyond its values: key words, chain link, slots. */
   private static final int BYTES_PER_ROW_OVERHEAD = 40;
-  /**
-   * A single integer key is addressed directly when its range of values is at most this many times the build rows
-   * (4 bytes a value of the range: about what the hashed table's slots, slot keys, key words and chains take per row) or
-   * at most {@link #MIN_DIRECT_RANGE} values.
-   */
-  private static final long MAX_DIRECT_SPREAD = 16;
-  private static final long MIN_DIRECT_RANGE = 1 << 16;
   /** The most values a directly addressed range may span (256 MB of heads). */
-  private static final long MAX_DIRECT_RANGE = 1 << 26;
+  static final long MAX_DIRECT_RANGE = 1 << 26;
 
   private final Col[] columns;
   private final int rows;
@@ -62,19 +55,19 @@ public final class JoinTable implements AutoCloseable {
   private final KeyPacking packing;
 
   /**
-   * A single integer key whose values span a range at most {@link #MAX_DIRECT_SPREAD} times the build rows (a primary
-   * key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset in the range
-   * indexes {@code head} (its first build row + 1; 0 for none) and a bit of {@code present} (which a probe row tests
-   * first: an exact filter of an eighth of a byte per value, small enough to stay in cache for a selective join);
-   * {@code unique} when no key repeats: no chain to follow.
+   * A single integer key whose values span a range at most {@link DirectJoinTable#MAX_DIRECT_SPREAD} times the build
+   * rows (a primary key, dense or filtered; TPC-H's single-column keys): instead of hashing, each key value's offset
+   * in the range indexes {@code head} (its first build row + 1; 0 for none) and a bit of {@code present} (which a
+   * probe row tests first: an exact filter of an eighth of a byte per value, small enough to stay in cache for a
+   * selective join); {@code unique} when no key repeats: no chain to follow.
    */
-  private record Direct(int[] head, PresenceBits present, boolean unique) {}
+  record Direct(int[] head, PresenceBits present, boolean unique) {}
 
   /**
    * A hashed table, or with {@code direct} a directly addressed one (then the hashed arrays are null and the
    * dictionary empty); {@code next} chains the rows of a repeated key either way.
    */
-  private JoinTable(Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
+  JoinTable(Col[] columns, int rows, int width, long[] keyCodes, int[] slots, int[] first,
       int[] next, boolean chained, Map<Object, Long> dictionary, MemoryBudget budget, Direct direct,
       KeyPacking packing) {
     this.direct = direct;
@@ -407,7 +400,7 @@ public final class JoinTable implements AutoCloseable {
     }
     int width = keyColumns.length + 1;
     if (keyColumns.length == 1) {
-      JoinTable direct = direct(keyColumns[0], columns, rows, packing, budget);
+      JoinTable direct = DirectJoinTable.build(keyColumns[0], columns, rows, packing, budget);
       if (direct != null) {
         return direct;
       }
@@ -457,48 +450,6 @@ public final class JoinTable implements AutoCloseable {
     }
     return new JoinTable(columns, rows, width, keyCodes, slots, first, next, chained, dictionary, budget, null,
         packing);
-  }
-
-  /**
-   * A directly addressed table over a single integer key (see {@link Direct}), or null when the key is not one,
-   * has no non-NULL value, or spans too wide a range. Rows are linked in build order: a chain is built from the last
-   * row back.
-   */
-  private static JoinTable direct(Col key, Col[] columns, int rows, KeyPacking packing, MemoryBudget budget) {
-    if (key.kind != Kind.LONG || key.wide != null) {
-      return null;
-    }
-    long[] values = key.longs;
-    boolean[] nulls = key.nulls;
-    LongSpan keySpan = LongSpan.of(values, nulls, rows);
-    if (keySpan == null) {
-      return null;
-    }
-    long min = keySpan.min();
-    long span = keySpan.width();
-    long limit = Math.min(MAX_DIRECT_RANGE, Math.max(MIN_DIRECT_RANGE, MAX_DIRECT_SPREAD * rows));
-    if (Long.compareUnsigned(span, limit - 1) > 0) {
-      return null;
-    }
-    int range = (int) span + 1;
-    int[] head = new int[range];
-    PresenceBits present = new PresenceBits(min, range);
-    budget.chargeTo(budget.charged() + 4L * range + present.bytes());
-    int[] next = new int[Math.max(1, rows)];
-    boolean unique = true;
-    for (int i = rows - 1; i >= 0; i--) {
-      if (nulls != null && nulls[i]) {
-        continue;
-      }
-      int offset = (int) (values[i] - min);
-      int previous = head[offset];
-      next[i] = previous - 1;
-      unique &= previous == 0;
-      head[offset] = i + 1;
-      present.add(values[i]);
-    }
-    return new JoinTable(columns, rows, 2, null, null, null, next, false, Map.of(), budget,
-        new Direct(head, present, unique), packing);
   }
 
   private static long estimatedBytes(Col[] columns, int rows) {

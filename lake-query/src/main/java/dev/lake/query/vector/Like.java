@@ -37,10 +37,6 @@ record Like(Expr input, List<byte[]> pieces, boolean anchoredStart, boolean anch
     return out;
   }
 
-  boolean matches(byte[] value) {
-    return matches(value, 0, value.length);
-  }
-
   /** Whether the bytes {@code value[start, end)} match. */
   boolean matches(byte[] value, int start, int end) {
     int last = pieces.size() - 1;
