@@ -4,6 +4,7 @@ import dev.lake.registry.error.ErrorCode;
 import dev.lake.registry.error.LakeException;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
@@ -83,20 +84,25 @@ public final class BatchValidation {
     if (offsets.capacity() < (count + 1L) * width) {
       throw invalid(batch, v, "its offset buffer holds " + offsets.capacity() + " bytes for " + count + " rows");
     }
-    long first = offsetAt(offsets, width, 0);
-    long last = offsetAt(offsets, width, count);
+    long first = offsetAt(offsets.memoryAddress(), width, 0);
+    long last = offsetAt(offsets.memoryAddress(), width, count);
     if (first < 0 || last < first || last > data.capacity()) {
       throw invalid(batch, v, "its offsets span bytes " + first + " to " + last + " of a " + data.capacity()
           + "-byte data buffer");
     }
+    // Every read below is inside the bounds just checked: offsets [0, count] of the offset buffer, data bytes in
+    // [first, last). So the loops read memory directly rather than through ArrowBuf's per-call checks.
+    long offsetsAddress = offsets.memoryAddress();
+    long dataAddress = data.memoryAddress();
     long previous = first;
     for (int i = 1; i <= count; i++) {
-      long next = offsetAt(offsets, width, i);
+      long next = offsetAt(offsetsAddress, width, i);
       if (next < previous) {
         throw invalid(batch, v, "its offsets go backwards at row " + (i - 1) + " (" + previous + " then " + next
             + ")");
       }
-      if (text && next < last && (data.getByte(next) & 0xc0) == 0x80) {
+      // next >= previous >= first >= 0, so next < last is inside the data
+      if (text && next < last && (MemoryUtil.getByte(dataAddress + next) & 0xc0) == 0x80) {
         throw invalid(batch, v, "the value at row " + i + " starts inside a UTF-8 sequence");
       }
       previous = next;
@@ -106,8 +112,9 @@ public final class BatchValidation {
     }
   }
 
-  private static long offsetAt(ArrowBuf offsets, int width, int index) {
-    return width == 4 ? offsets.getInt((long) index * 4) : offsets.getLong((long) index * 8);
+  /** The offset at {@code index} of an offset buffer at {@code address} (the caller checked its length). */
+  private static long offsetAt(long address, int width, int index) {
+    return width == 4 ? MemoryUtil.getInt(address + (long) index * 4) : MemoryUtil.getLong(address + (long) index * 8);
   }
 
   /**
@@ -116,17 +123,27 @@ public final class BatchValidation {
    */
   private static void decimals(long batch, org.apache.arrow.vector.DecimalVector d) {
     int precision = d.getPrecision();
+    int count = d.getValueCount();
     ArrowBuf values = d.getDataBuffer();
-    for (int i = 0; i < d.getValueCount(); i++) {
-      if (d.isNull(i)) {
+    ArrowBuf validity = d.getValidityBuffer();
+    if (values.capacity() < (long) count * org.apache.arrow.vector.DecimalVector.TYPE_WIDTH
+        || validity.capacity() < (count + 7L) / 8) {
+      throw new IllegalArgumentException("its buffers are too short for " + count + " values");
+    }
+    // inside the bounds just checked: read memory directly rather than through ArrowBuf's per-call checks
+    long valuesAddress = values.memoryAddress();
+    long validityAddress = validity.memoryAddress();
+    long bound = precision >= POWERS_OF_TEN.length ? Long.MAX_VALUE : POWERS_OF_TEN[precision];
+    for (int i = 0; i < count; i++) {
+      if ((MemoryUtil.getByte(validityAddress + (i >> 3)) & (1 << (i & 7))) == 0) {
         continue;
       }
-      long at = (long) i * org.apache.arrow.vector.DecimalVector.TYPE_WIDTH;
-      long low = values.getLong(at);
-      long high = values.getLong(at + 8);
+      long at = valuesAddress + (long) i * org.apache.arrow.vector.DecimalVector.TYPE_WIDTH;
+      long low = MemoryUtil.getLong(at);
+      long high = MemoryUtil.getLong(at + 8);
       boolean fits;
       if (high == (low >> 63) && low != Long.MIN_VALUE) {
-        fits = precision >= POWERS_OF_TEN.length || Math.abs(low) < POWERS_OF_TEN[precision];
+        fits = precision >= POWERS_OF_TEN.length || Math.abs(low) < bound;
       } else {
         fits = d.getObject(i).precision() <= precision;
       }
@@ -139,13 +156,18 @@ public final class BatchValidation {
 
   /** Whether bytes [from, to) of {@code data} are well-formed UTF-8 (no overlongs, surrogates or values > U+10FFFF). */
   static void utf8(long batch, FieldVector v, ArrowBuf data, long from, long to) {
+    if (from < 0 || to < from || to > data.capacity()) {
+      throw new IndexOutOfBoundsException("bytes " + from + " to " + to + " of a " + data.capacity() + "-byte buffer");
+    }
+    // inside the bounds just checked: read memory directly rather than through ArrowBuf's per-call checks
+    long address = data.memoryAddress();
     long i = from;
     while (i < to) {
-      if (i + 8 <= to && (data.getLong(i) & 0x8080808080808080L) == 0) {
+      if (i + 8 <= to && (MemoryUtil.getLong(address + i) & 0x8080808080808080L) == 0) {
         i += 8;
         continue;
       }
-      int b = data.getByte(i) & 0xff;
+      int b = MemoryUtil.getByte(address + i) & 0xff;
       if (b < 0x80) {
         i++;
         continue;
@@ -172,7 +194,7 @@ public final class BatchValidation {
         if (i + k >= to) {
           throw invalid(batch, v, "it holds a truncated UTF-8 sequence at byte " + (i - from));
         }
-        int c = data.getByte(i + k) & 0xff;
+        int c = MemoryUtil.getByte(address + i + k) & 0xff;
         if ((c & 0xc0) != 0x80) {
           throw invalid(batch, v, "it holds a byte sequence that is not UTF-8 at byte " + (i - from));
         }

@@ -54,6 +54,26 @@ class BatchValidationTest {
   }
 
   @Test
+  void decimalNullsAndValuesAreFoundPastTheFirstBytesOfTheirBuffers() {
+    // 20 rows: NULLs at 9 and 13 hold values beyond the precision (any bytes may sit under a NULL); row 17 does not fit
+    assertThatCode(() -> decimalRows(20, -1)).doesNotThrowAnyException();
+    assertRefused(() -> decimalRows(20, 17), "the value at row 17 does not fit DECIMAL(5, 2)");
+    assertRefused(() -> decimalRows(20, 8), "the value at row 8 does not fit DECIMAL(5, 2)");
+  }
+
+  @Test
+  void utf8IsCheckedPastTheAsciiWordsOfALongValue() {
+    byte[] ascii = "0123456789abcdefghij".getBytes(StandardCharsets.UTF_8);
+    byte[] good = concat(ascii, "é€𝄞".getBytes(StandardCharsets.UTF_8), ascii);
+    assertThatCode(() -> strings(new int[] {0, good.length, good.length}, good)).doesNotThrowAnyException();
+    byte[] bad = concat(ascii, new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, ascii); // a surrogate, U+D800
+    assertRefused(() -> strings(new int[] {0, bad.length, bad.length}, bad), "not UTF-8 at byte 20");
+    byte[] truncated = concat(ascii, new byte[] {(byte) 0xe2, (byte) 0x82});
+    assertRefused(() -> strings(new int[] {0, truncated.length, truncated.length}, truncated),
+        "truncated UTF-8 sequence at byte 20");
+  }
+
+  @Test
   void stringValuesMustEachBeUtf8EvenWhenTheirBytesTogetherAre() {
     byte[] e = "é".getBytes(StandardCharsets.UTF_8); // C3 A9
     assertThatCode(() -> strings(new int[] {0, 2, 2}, e)).doesNotThrowAnyException();
@@ -114,6 +134,33 @@ class BatchValidationTest {
     }
   }
 
+  /** {@code rows} DECIMAL(5, 2) values, NULL at rows 9 and 13 over garbage; row {@code tooBig} (if any) is 1000.00. */
+  private void decimalRows(int rows, int tooBig) {
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(
+        Field.nullable("d", new ArrowType.Decimal(5, 2, 128)))), allocator)) {
+      DecimalVector d = (DecimalVector) root.getVector(0);
+      d.allocateNew(rows);
+      for (int i = 0; i < rows; i++) {
+        d.setIndexDefined(i);
+        writeUnscaled(d, i, BigInteger.valueOf(i == tooBig ? 100_000 : -99_999 + i));
+      }
+      for (int i : new int[] {9, 13}) {
+        writeUnscaled(d, i, BigInteger.TEN.pow(30));
+        d.setNull(i);
+      }
+      root.setRowCount(rows);
+      BatchValidation.check(root, 1);
+    }
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      out.writeBytes(part);
+    }
+    return out.toByteArray();
+  }
+
   private void decimalsWithNullGarbage() {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(
         Field.nullable("d", new ArrowType.Decimal(5, 2, 128)))), allocator)) {
@@ -143,7 +190,7 @@ class BatchValidationTest {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(List.of(
         Field.nullable("s", ArrowType.Utf8.INSTANCE))), allocator)) {
       VarCharVector s = (VarCharVector) root.getVector(0);
-      s.allocateNew(16, 2);
+      s.allocateNew(Math.max(16, data.length), 2);
       s.getDataBuffer().setBytes(0, data);
       for (int i = 0; i < offsets.length; i++) {
         s.getOffsetBuffer().setInt(i * 4L, offsets[i]);

@@ -25,48 +25,6 @@ import org.apache.arrow.memory.RootAllocator;
 public final class ColdProbe {
   private ColdProbe() {}
 
-  /** This process's CPU time in nanoseconds (every thread, native ones included). */
-  private static long cpu() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-        .getOperatingSystemMXBean()).getProcessCpuTime();
-  }
-
-  /**
-   * CPU time in clock ticks per thread group of this process (thread names from /proc with digits dropped, so
-   * {@code lake-vector-0} and {@code lake-vector-1} add up), native threads (Lance's) included.
-   */
-  private static Map<String, Long> threadCpu() {
-    Map<String, Long> ticks = new java.util.TreeMap<>();
-    java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
-    if (tasks == null) {
-      return ticks;
-    }
-    for (java.io.File task : tasks) {
-      try {
-        String stat = Files.readString(task.toPath().resolve("stat"));
-        int open = stat.indexOf('(');
-        int close = stat.lastIndexOf(')');
-        String name = stat.substring(open + 1, close).replaceAll("[0-9]+", "#");
-        String[] fields = stat.substring(close + 2).split(" ");
-        ticks.merge(name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
-      } catch (java.io.IOException | RuntimeException e) {
-        // a thread that ended between the listing and the read
-      }
-    }
-    return ticks;
-  }
-
-  /** The thread groups whose CPU grew between two {@link #threadCpu()} readings, in ms, biggest first. */
-  private static String cpuDelta(Map<String, Long> before, Map<String, Long> after) {
-    return after.entrySet().stream()
-        .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) * 10))
-        .filter(e -> e.getValue() > 0)
-        .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-        .limit(8)
-        .map(e -> e.getKey() + "=" + e.getValue())
-        .collect(java.util.stream.Collectors.joining(" "));
-  }
-
   public static void main(String[] args) throws Exception {
     double scale = 0.1;
     Path work = Path.of("lake-it/target/bench/cold-probe");
@@ -121,22 +79,21 @@ public final class ColdProbe {
         long total = 0;
         if (prewarm != null) {
           String warm = prewarm;
-          long cpu0 = cpu();
+          ThreadCpu cpu0 = ThreadCpu.now();
           long took = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, warm));
-          System.err.printf("prewarm %d ms (cpu %d ms)%n", took / 1_000_000, (cpu() - cpu0) / 1_000_000);
+          System.err.printf("prewarm %d ms (cpu %d ms)%n", took / 1_000_000, ThreadCpu.now().processMillisSince(cpu0));
         }
         for (int query : queries) {
           String sql = TpchQueries.sql(query);
-          long cpu0 = cpu();
-          Map<String, Long> threads0 = threadCpu();
+          ThreadCpu cpu0 = ThreadCpu.now();
           long first = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
-          long cpu1 = cpu();
-          System.err.printf("round %d Q%d first-run threads (ms): %s%n", round, query, cpuDelta(threads0, threadCpu()));
+          ThreadCpu cpu1 = ThreadCpu.now();
+          System.err.printf("round %d Q%d first-run threads (ms): %s%n", round, query, cpu1.groupsSince(cpu0, 8));
           long second = BenchClock.time(() -> TpchBenchmark.jdbcDrain(jdbc, sql));
-          long cpu2 = cpu();
+          ThreadCpu cpu2 = ThreadCpu.now();
           total += first;
           System.err.printf("round %d Q%d first %d ms (cpu %d ms) second %d ms (cpu %d ms)%n", round, query,
-              first / 1_000_000, (cpu1 - cpu0) / 1_000_000, second / 1_000_000, (cpu2 - cpu1) / 1_000_000);
+              first / 1_000_000, cpu1.processMillisSince(cpu0), second / 1_000_000, cpu2.processMillisSince(cpu1));
         }
         System.err.printf("round %d total first %d ms%n", round, total / 1_000_000);
       }

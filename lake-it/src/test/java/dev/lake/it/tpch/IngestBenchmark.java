@@ -129,16 +129,17 @@ public final class IngestBenchmark {
               BenchClock.Action lance = () -> LanceDirect.write(uri.toString(), batches.reader(allocator), allocator);
               BenchClock.Action flight = () -> ingest(client, target, batches.reader(allocator));
               // alternate which goes first, so neither always runs on a warmer (or more crowded) machine
+              String[] cpu = new String[2];
               if (round % 2 == 0) {
-                direct.add(BenchClock.time(lance));
-                lake.add(BenchClock.time(flight));
+                cpu[0] = timed(direct, lance);
+                cpu[1] = timed(lake, flight);
               } else {
-                lake.add(BenchClock.time(flight));
-                direct.add(BenchClock.time(lance));
+                cpu[1] = timed(lake, flight);
+                cpu[0] = timed(direct, lance);
               }
               deleteTree(uri);
-              BenchmarkReport.log(String.format(Locale.ROOT, "%s round %d: direct %.0f ms, lake %.0f ms", name,
-                  round, last(direct), last(lake)));
+              BenchmarkReport.log(String.format(Locale.ROOT, "%s round %d: direct %.0f ms (%s), lake %.0f ms (%s)",
+                  name, round, last(direct), cpu[0], last(lake), cpu[1]));
             }
             directTotal += direct.median();
             lakeTotal += lake.median();
@@ -193,6 +194,14 @@ public final class IngestBenchmark {
     Files.writeString(out, text.toString());
     System.out.println(text);
     BenchmarkReport.log("wrote " + out);
+  }
+
+  /** Times {@code action} into {@code samples}; says the CPU it took, in all and by thread group (the log's). */
+  private static String timed(Samples samples, BenchClock.Action action) throws Exception {
+    ThreadCpu before = ThreadCpu.now();
+    samples.add(BenchClock.time(action));
+    ThreadCpu after = ThreadCpu.now();
+    return "cpu " + after.processMillisSince(before) + " ms: " + after.groupsSince(before, 8);
   }
 
   /**
