@@ -204,6 +204,60 @@ class StreamingTest {
     }
   }
 
+  @Test
+  void ingestReadsAndValidatesTheNextBatchWhileLanceWritesTheCurrentOne() throws Exception {
+    // Lance asks for a batch only when it has encoded the one before: the server reads (and validates) the next
+    // batch meanwhile. Seen from inside the writer: while it holds batch 1, batch 2's refusal (its payload is not
+    // UTF-8) is already known to the ingest stream.
+    AtomicReference<String> whileHoldingFirst = new AtomicReference<>("the writer never held a batch");
+    try (LakeTestServer server = LakeTestServer.start(dataDir, b -> b.wrapEngine(e -> new ForwardingTableEngine(e) {
+          @Override
+          public StagedData stage(String location, ArrowReader data) {
+            return delegate.stage(location, new AfterFirstBatch(data, () -> whileHoldingFirst.set(
+                failureKnownWithin(data, java.time.Duration.ofSeconds(20)))));
+          }
+        }));
+        FlightTestClient client = server.client()) {
+      Throwable failed;
+      try (Generated source = new Generated(client.allocator(), 200, 100, 16) {
+        @Override
+        public boolean loadNextBatch() throws IOException {
+          boolean loaded = super.loadNextBatch();
+          if (loaded && getVectorSchemaRoot().getVector(0).getObject(0).equals(100L)) {
+            ((VarCharVector) getVectorSchemaRoot().getVector(1)).setSafe(7, new byte[] {'o', (byte) 0xff});
+          }
+          return loaded;
+        }
+      }) {
+        failed = catchThrowable(() -> client.ingest("ahead", source, FlightTestClient.create(), Map.of()));
+      }
+      assertThat(whileHoldingFirst.get()).isEqualTo("known");
+      assertThat(Status.code(failed)).isEqualTo("INVALID_ARGUMENT");
+      assertThat(failed).hasMessageContaining("batch 2").hasMessageContaining("not UTF-8");
+      assertThat(server.server().metaStore().get("ahead")).isEmpty();
+    }
+  }
+
+  /** "known" once {@code data} (the ingest stream's reader) reports a failure, within {@code wait}; else why not. */
+  private static String failureKnownWithin(ArrowReader data, java.time.Duration wait) {
+    if (!(data instanceof dev.lake.metasrv.ReportsFailure stream)) {
+      return "the stream does not report failures: " + data.getClass().getName();
+    }
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (stream.failure().isPresent()) {
+        return "known";
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return "interrupted";
+      }
+    }
+    return "not known after " + wait + " while the writer held batch 1: the next batch is read only when asked for";
+  }
+
   /**
    * Appends through a raw DoPut: {@code batches} batches of (id, payload), then an error reported on the stream.
    * Returns when the server answers.
@@ -280,6 +334,49 @@ class StreamingTest {
     }
   }
 
+  /** Passes {@code source}'s batches on; runs {@code hook} once the first is loaded, before Lance takes it. */
+  static final class AfterFirstBatch extends ArrowReader {
+    private final ArrowReader source;
+    private final Runnable hook;
+    private boolean first = true;
+
+    AfterFirstBatch(ArrowReader source, Runnable hook) {
+      super(Counting.rootAllocatorOf(source));
+      this.source = source;
+      this.hook = hook;
+    }
+
+    @Override
+    public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
+      return source.getVectorSchemaRoot();
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      boolean loaded = source.loadNextBatch();
+      if (loaded && first) {
+        first = false;
+        hook.run();
+      }
+      return loaded;
+    }
+
+    @Override
+    public long bytesRead() {
+      return source.bytesRead();
+    }
+
+    @Override
+    protected void closeReadSource() throws IOException {
+      source.close();
+    }
+
+    @Override
+    protected Schema readSchema() throws IOException {
+      return source.getVectorSchemaRoot().getSchema();
+    }
+  }
+
   /** Counts the batches Lance pulls from the ingest stream. */
   static final class Counting extends ArrowReader {
     private final ArrowReader source;
@@ -291,7 +388,7 @@ class StreamingTest {
       this.consumed = consumed;
     }
 
-    private static BufferAllocator rootAllocatorOf(ArrowReader source) {
+    static BufferAllocator rootAllocatorOf(ArrowReader source) {
       try {
         return source.getVectorSchemaRoot().getFieldVectors().get(0).getAllocator();
       } catch (IOException e) {

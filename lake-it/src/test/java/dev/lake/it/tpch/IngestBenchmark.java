@@ -41,6 +41,7 @@ public final class IngestBenchmark {
 
   private final double scale;
   private final int runs;
+  private final int warmups;
   private final int batchRows;
   private final List<String> tables;
   private final boolean ingest;
@@ -49,10 +50,11 @@ public final class IngestBenchmark {
   private final Path out;
   private final List<String> lines = new ArrayList<>();
 
-  private IngestBenchmark(double scale, int runs, int batchRows, List<String> tables, boolean ingest, boolean scan,
-      Path work, Path out) {
+  private IngestBenchmark(double scale, int runs, int warmups, int batchRows, List<String> tables, boolean ingest,
+      boolean scan, Path work, Path out) {
     this.scale = scale;
     this.runs = runs;
+    this.warmups = warmups;
     this.batchRows = batchRows;
     this.tables = tables;
     this.ingest = ingest;
@@ -63,7 +65,8 @@ public final class IngestBenchmark {
 
   public static void main(String[] args) throws Exception {
     double scale = 1;
-    int runs = 3;
+    int runs = 5;
+    int warmups = 2;
     int batchRows = 65_536;
     List<String> tables = TpchTable.getTables().stream().map(TpchTable::getTableName).toList();
     boolean ingest = true;
@@ -75,6 +78,7 @@ public final class IngestBenchmark {
       switch (args[i]) {
         case "--sf": scale = Double.parseDouble(value); i++; break;
         case "--runs": runs = Math.max(1, Math.min(9, Integer.parseInt(value))); i++; break;
+        case "--warmup": warmups = Math.max(0, Math.min(5, Integer.parseInt(value))); i++; break;
         case "--batch-rows": batchRows = Integer.parseInt(value); i++; break;
         case "--tables": tables = List.of(value.split(",")); i++; break;
         case "--scan-only": ingest = false; break;
@@ -82,7 +86,7 @@ public final class IngestBenchmark {
         case "--work": work = Path.of(value); i++; break;
         case "--out": out = Path.of(value); i++; break;
         default:
-          throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --tables a,b"
+          throw new IllegalArgumentException("unknown option " + args[i] + "; use --sf N --runs N --warmup N --tables a,b"
               + " --batch-rows N --scan-only --ingest-only --work DIR --out FILE");
       }
     }
@@ -92,7 +96,7 @@ public final class IngestBenchmark {
     }
     int status = 1;
     try {
-      new IngestBenchmark(scale, runs, batchRows, tables, ingest, scan, work.toAbsolutePath(), out.toAbsolutePath())
+      new IngestBenchmark(scale, runs, warmups, batchRows, tables, ingest, scan, work.toAbsolutePath(), out.toAbsolutePath())
           .run();
       status = 0;
     } finally {
@@ -106,6 +110,8 @@ public final class IngestBenchmark {
     String startUptime = uptime();
     double directTotal = 0;
     double lakeTotal = 0;
+    double firstDirectTotal = 0;
+    double firstLakeTotal = 0;
     long rowsTotal = 0;
     List<String> tableRows = new ArrayList<>();
     String scanRow = null;
@@ -123,7 +129,11 @@ public final class IngestBenchmark {
           } else {
             Samples direct = new Samples();
             Samples lake = new Samples();
-            for (int round = 0; round < runs; round++) {
+            Samples warmDirect = new Samples();
+            Samples warmLake = new Samples();
+            for (int round = 0; round < warmups + runs; round++) {
+              Samples directSamples = round < warmups ? warmDirect : direct;
+              Samples lakeSamples = round < warmups ? warmLake : lake;
               Path uri = work.resolve("direct").resolve(name + "-" + round);
               String target = round == 0 ? name : name + "_" + round;
               BenchClock.Action lance = () -> LanceDirect.write(uri.toString(), batches.reader(allocator), allocator);
@@ -131,22 +141,28 @@ public final class IngestBenchmark {
               // alternate which goes first, so neither always runs on a warmer (or more crowded) machine
               String[] cpu = new String[2];
               if (round % 2 == 0) {
-                cpu[0] = timed(direct, lance);
-                cpu[1] = timed(lake, flight);
+                cpu[0] = timed(directSamples, lance);
+                cpu[1] = timed(lakeSamples, flight);
               } else {
-                cpu[1] = timed(lake, flight);
-                cpu[0] = timed(direct, lance);
+                cpu[1] = timed(lakeSamples, flight);
+                cpu[0] = timed(directSamples, lance);
               }
               deleteTree(uri);
-              BenchmarkReport.log(String.format(Locale.ROOT, "%s round %d: direct %.0f ms (%s), lake %.0f ms (%s)",
-                  name, round, last(direct), cpu[0], last(lake), cpu[1]));
+              BenchmarkReport.log(String.format(Locale.ROOT, "%s round %d%s: direct %.0f ms (%s), lake %.0f ms (%s)",
+                  name, round, round < warmups ? " (warm-up)" : "", last(directSamples), cpu[0], last(lakeSamples),
+                  cpu[1]));
             }
+            double firstDirect = warmups > 0 ? warmDirect.values().get(0) : direct.values().get(0);
+            double firstLake = warmups > 0 ? warmLake.values().get(0) : lake.values().get(0);
+            firstDirectTotal += firstDirect;
+            firstLakeTotal += firstLake;
             directTotal += direct.median();
             lakeTotal += lake.median();
             rowsTotal += batches.rows();
-            tableRows.add(String.format(Locale.ROOT, "| %s | %,d | %s | %s | %s | %s | %.0f%% | `%s` |", name,
-                batches.rows(), all(direct), all(lake), rate(batches.rows(), direct.median()),
-                rate(batches.rows(), lake.median()), 100 * direct.median() / lake.median(), loadOf(load)));
+            tableRows.add(String.format(Locale.ROOT, "| %s | %,d | %s / %s | %s | %s | %s | %s | %.0f%% | %.0f%% | `%s` |",
+                name, batches.rows(), warmups > 0 ? values(warmDirect) : "-", warmups > 0 ? values(warmLake) : "-",
+                all(direct), all(lake), rate(batches.rows(), direct.median()), rate(batches.rows(), lake.median()),
+                100 * direct.median() / lake.median(), 100 * firstDirect / firstLake, loadOf(load)));
           }
           if (batches.rows() > scannedRows) {
             scanned = name;
@@ -169,22 +185,29 @@ public final class IngestBenchmark {
         + " with lake's own sender (`BulkIngestPut`, as `bin/lake ingest` does), which waits for the transport by"
         + " parking, as pyarrow and the C++ client do (Arrow Java's own `executeIngest` spins on `isReady()`, taking a"
         + " core from the server)."
-        + " Each table is generated once into memory; then %d rounds each write exactly those batches (%,d rows per"
+        + " Each table is generated once into memory; then %d warm-up rounds and %d measured rounds each write exactly"
+        + " those batches (%,d rows per"
         + " batch) directly with Lance (`Dataset.write`, CREATE, default write parameters — the ones lake's stager"
         + " passes to `Fragment.write`) and through lake's Flight bulk ingest (a new table: stage, commit, register),"
-        + " alternating which goes first. Times in ms, every round shown, median used.\n\n"
+        + " alternating which goes first. Times in ms, every round shown, the median of the measured rounds used."
+        + " The warm-up rounds let the JIT compile the paths (in a fresh JVM the first ingests spend seconds of"
+        + " compiler-thread CPU on the Flight, gRPC and netty paths, docs/performance.md, \"Bulk ingest\"); the first"
+        + " round's ratio is shown too: for the first table it is a fresh JVM's.\n\n"
         + "`uptime` at the start: `%s`; at the end: `%s`.\n\n", scale,
         Instant.now().truncatedTo(ChronoUnit.SECONDS), Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, runs, batchRows, startUptime,
+        System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20, warmups, runs, batchRows, startUptime,
         endUptime));
     if (!tableRows.isEmpty()) {
-      text.append("| table | rows | direct Lance (ms) | lake Flight ingest (ms) | direct rows/s | lake rows/s |"
-          + " lake/direct | load before |\n|---|---:|---|---|---:|---:|---:|---|\n");
+      text.append("| table | rows | warm-up rounds: direct / lake (ms) | direct Lance (ms) | lake Flight ingest (ms) |"
+          + " direct rows/s | lake rows/s | lake/direct | first round lake/direct | load before |\n"
+          + "|---|---:|---|---|---|---:|---:|---:|---:|---|\n");
       tableRows.forEach(row -> text.append(row).append('\n'));
       double ratio = directTotal / lakeTotal;
       text.append(String.format(Locale.ROOT, "\nAll tables (%,d rows, sums of medians): direct %s rows/s, lake %s"
           + " rows/s = %.0f%% (target >= %.0f%%: %s)\n\n", rowsTotal, rate(rowsTotal, directTotal),
           rate(rowsTotal, lakeTotal), 100 * ratio, 100 * INGEST_TARGET, ratio >= INGEST_TARGET ? "met" : "missed"));
+      text.append(String.format(Locale.ROOT, "First rounds (each table's first ingest; sums): lake/direct = %.0f%%.%n%n",
+          100 * firstDirectTotal / firstLakeTotal));
     }
     if (scanRow != null) {
       text.append("| scan | rows | lake Flight (ms) | Lance scan (ms) | lake rows/s | Lance rows/s | lake/Lance |"
@@ -239,12 +262,16 @@ public final class IngestBenchmark {
     return samples.values().get(samples.count() - 1);
   }
 
-  private static String all(Samples samples) {
+  private static String values(Samples samples) {
     StringBuilder text = new StringBuilder();
     for (double value : samples.values()) {
       text.append(text.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f", value));
     }
-    return text.append(String.format(Locale.ROOT, " (median %.0f)", samples.median())).toString();
+    return text.toString();
+  }
+
+  private static String all(Samples samples) {
+    return values(samples) + String.format(Locale.ROOT, " (median %.0f)", samples.median());
   }
 
   private static String rate(long rows, double millis) {
