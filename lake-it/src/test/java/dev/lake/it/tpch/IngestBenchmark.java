@@ -219,6 +219,23 @@ public final class IngestBenchmark {
     BenchmarkReport.log("wrote " + out);
   }
 
+  /**
+   * {@code action}, logging the CPU each run took by thread group when {@code -Dbench.thread-cpu=true} (reading
+   * /proc adds a millisecond or two to each timed run, so it is off by default).
+   */
+  private static BenchClock.Action cpuLogged(String name, BenchClock.Action action) {
+    if (!Boolean.getBoolean("bench.thread-cpu")) {
+      return action;
+    }
+    return () -> {
+      ThreadCpu before = ThreadCpu.now();
+      Object result = action.run();
+      ThreadCpu after = ThreadCpu.now();
+      BenchmarkReport.log(name + ": cpu " + after.processMillisSince(before) + " ms: " + after.groupsSince(before, 8));
+      return result;
+    };
+  }
+
   /** Times {@code action} into {@code samples}; says the CPU it took, in all and by thread group (the log's). */
   private static String timed(Samples samples, BenchClock.Action action) throws Exception {
     ThreadCpu before = ThreadCpu.now();
@@ -244,9 +261,9 @@ public final class IngestBenchmark {
     TableRegistration table = server.server().metaStore().get(name).orElseThrow();
     String sql = "SELECT * FROM " + name;
     List<Samples> samples = BenchClock.interleave(List.of(
-        new BenchClock.Timed("lake-flight", () -> TpchBenchmark.flightDrain(client, sql)),
-        new BenchClock.Timed("lance-scan", () -> LanceDirect.scanAll(table.location(), table.version(), batchRows,
-            allocator))), runs, Long.MAX_VALUE);
+        new BenchClock.Timed("lake-flight", cpuLogged("lake-flight", () -> TpchBenchmark.flightDrain(client, sql))),
+        new BenchClock.Timed("lance-scan", cpuLogged("lance-scan", () -> LanceDirect.scanAll(table.location(),
+            table.version(), batchRows, allocator)))), runs, Long.MAX_VALUE);
     long rows = client.count(name);
     Samples lake = samples.get(0);
     Samples lance = samples.get(1);
