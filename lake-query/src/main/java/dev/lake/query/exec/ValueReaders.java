@@ -54,6 +54,9 @@ final class ValueReaders {
   static ValueReader forColumn(FieldVector vector, ColumnType type) {
     ValueReader reader = forVector(vector);
     switch (type.type()) {
+      case BOOLEAN:
+        // Lance's SQL engine answers BOOLEAN columns as TINYINT 0/1 (LanceSqlGenerator says why)
+        return vector instanceof TinyIntVector ? row -> booleanOf(reader.read(row)) : reader;
       case TINYINT:
         return numbers(reader, Number::byteValue);
       case SMALLINT:
@@ -126,6 +129,18 @@ final class ValueReaders {
       default:
         return 1_000_000_000L;
     }
+  }
+
+  /** The BOOLEAN a TINYINT 0 or 1 stands for (NULL for NULL); any other value is refused, never guessed. */
+  static Boolean booleanOf(Object value) {
+    if (value == null) {
+      return null;
+    }
+    byte b = ((Number) value).byteValue();
+    if (b != 0 && b != 1) {
+      throw new IllegalStateException("Lance's SQL engine answered " + b + " for a BOOLEAN column (0 or 1 expected)");
+    }
+    return b == 1;
   }
 
   private static ValueReader numbers(ValueReader reader, java.util.function.Function<Number, Object> convert) {

@@ -2,11 +2,13 @@ package dev.lake.query.exec;
 
 import dev.lake.query.exec.ValueReaders.ValueReader;
 import dev.lake.query.exec.ValueWriters.ValueWriter;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarBinaryVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
@@ -15,7 +17,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * Moves a stored column's batch into a result vector: its buffers are transferred when the types are equal (no
- * copy); other string/binary layouts (view, large, plain) are copied value by value; decimals of the same scale keep their
+ * copy); a TINYINT 0/1 becomes a BOOLEAN (how Lance's SQL engine answers BOOLEAN columns); other string/binary layouts (view, large, plain) are copied value by value; decimals of the same scale keep their
  * unscaled values (only the declared precision differs); timestamps are rescaled exactly between units; anything
  * else (a stored column that the statement casts to another unit, a 32-bit integer Lance's SQL engine returned for a
  * BIGINT) is converted value by value.
@@ -51,6 +53,10 @@ final class VectorCopy {
       copyDecimals((DecimalVector) source, (DecimalVector) target, rows);
       return;
     }
+    if (source instanceof TinyIntVector && target instanceof BitVector) {
+      copyBooleans((TinyIntVector) source, (BitVector) target, rows);
+      return;
+    }
     if (source instanceof TimeStampVector && target instanceof TimeStampVector) {
       copyTimestamps((TimeStampVector) source, (TimeStampVector) target, rows);
       return;
@@ -60,6 +66,20 @@ final class VectorCopy {
     ValueWriter writer = ValueWriters.forVector(target);
     for (int i = 0; i < rows; i++) {
       writer.write(i, reader.read(i));
+    }
+    target.setValueCount(rows);
+  }
+
+  /** A BOOLEAN column Lance's SQL engine answered as TINYINT 0/1 (LanceSqlGenerator says why). */
+  private static void copyBooleans(TinyIntVector source, BitVector target, int rows) {
+    target.allocateNew(rows);
+    for (int i = 0; i < rows; i++) {
+      Boolean value = ValueReaders.booleanOf(source.isNull(i) ? null : source.get(i));
+      if (value == null) {
+        target.setNull(i);
+      } else {
+        target.set(i, value ? 1 : 0);
+      }
     }
     target.setValueCount(rows);
   }
