@@ -14,6 +14,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *       ({@link dev.lake.query.plan.enumerable.ExactRuntime}).
  *   <li>TIME and TIMESTAMP default to precision 3 (milliseconds): Calcite's row runtime carries milliseconds, so a
  *       bare {@code CAST(x AS TIMESTAMP)} keeps them instead of truncating to seconds.
+ *   <li>A CAST of a constant to DECIMAL or to an integer type rounds half up (away from zero), as lake's runtime
+ *       casts do (docs/api.md, "Exactness"): Calcite folds casts of constants while planning, rounding as the type
+ *       system says, and stock Calcite truncates ({@code CAST(12345.675 AS DECIMAL(9,2))} was 12345.67,
+ *       {@code CAST(2.5 AS INTEGER)} 2).
  *   <li>CASE and set operations over strings of different lengths are VARCHAR (no blank padding).
  *   <li>SUM widens: integers to BIGINT, DECIMAL(p,s) to DECIMAL(38,s), floating point to DOUBLE.
  *   <li>AVG over DECIMAL(p,s) is DECIMAL(38, s + 4) with a scale of at least 6 (as far as the input's integer digits
@@ -70,6 +74,12 @@ public final class LakeTypeSystem extends RelDataTypeSystemImpl {
   @Override
   public int getMaxNumericScale() {
     return MAX_DECIMAL_PRECISION;
+  }
+
+  /** Casts Calcite folds or generates round half up, as lake's exact runtime does. */
+  @Override
+  public java.math.RoundingMode roundingMode() {
+    return java.math.RoundingMode.HALF_UP;
   }
 
   /** CASE and UNION over strings of different lengths give VARCHAR, not blank-padded CHAR. */
