@@ -1,5 +1,6 @@
 package dev.lake.query.plan;
 
+import dev.lake.query.plan.enumerable.ExactRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
@@ -12,7 +13,8 @@ import org.apache.calcite.sql.SqlKind;
  * Reduces constant expressions at planning time like Calcite's executor, except those holding LIKE or SIMILAR TO:
  * Calcite would evaluate them with a backtracking Java regex, outside any deadline. They stay in the plan and run
  * at execution time on lake's linear matcher ({@link dev.lake.query.plan.enumerable.RuntimeChecks}), where the
- * statement's timeout applies.
+ * statement's timeout applies. Casts of a DECIMAL, TIME or TIMESTAMP to text stay too: lake's runtime writes them
+ * exactly ({@link ExactRuntime#castsToText}, docs/api.md "Exactness"), Calcite's executor would not.
  */
 final class BoundedRexExecutor implements RexExecutor {
   private final RexExecutor delegate;
@@ -25,7 +27,7 @@ final class BoundedRexExecutor implements RexExecutor {
   public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
     List<RexNode> reducible = new ArrayList<>();
     for (RexNode e : constExps) {
-      if (!matchesPattern(e)) {
+      if (!keptForRunTime(e)) {
         reducible.add(e);
       }
     }
@@ -35,11 +37,12 @@ final class BoundedRexExecutor implements RexExecutor {
     }
     int next = 0;
     for (RexNode e : constExps) {
-      reducedValues.add(matchesPattern(e) ? e : reduced.get(next++));
+      reducedValues.add(keptForRunTime(e) ? e : reduced.get(next++));
     }
   }
 
-  private static boolean matchesPattern(RexNode e) {
-    return RexUtil.find(java.util.EnumSet.of(SqlKind.LIKE, SqlKind.SIMILAR)).contains(e);
+  private static boolean keptForRunTime(RexNode e) {
+    return RexUtil.find(java.util.EnumSet.of(SqlKind.LIKE, SqlKind.SIMILAR)).contains(e)
+        || ExactRuntime.castsToText(e);
   }
 }

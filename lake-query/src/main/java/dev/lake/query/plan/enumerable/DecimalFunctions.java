@@ -47,6 +47,14 @@ public final class DecimalFunctions {
     return toDecimal(parsed, precision, scale);
   }
 
+  /**
+   * CAST of a decimal to text: every digit of its type's {@code scale}, a zero before the point, never an exponent
+   * ({@code 0.050}, {@code -0.0000000001}; Calcite would write {@code .050} and {@code -1E-10}).
+   */
+  public static String decimalString(BigDecimal value, int scale) {
+    return (value.scale() < scale ? value.setScale(scale) : value).toPlainString();
+  }
+
   /** CAST of a decimal to BIGINT, rounded half-up; beyond BIGINT fails. */
   public static long decimalToLong(BigDecimal value) {
     return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "BIGINT");

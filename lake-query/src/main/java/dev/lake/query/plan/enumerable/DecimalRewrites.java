@@ -14,7 +14,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * The exact rewrite of decimal arithmetic in Calcite's Enumerable runtime (see {@link ExactRuntime}): DECIMAL
  * division and CAST to DECIMAL or to an integer become {@link DecimalFunctions}' decimal calls, which round half-up at
  * the result scale and fail when the result does not fit its type (Calcite computes division with 16 significant
- * digits and truncates casts).
+ * digits and truncates casts); CAST of a DECIMAL to text writes every digit, with no exponent.
  */
 final class DecimalRewrites {
   private static final SqlOperator DIVIDE = function("divide");
@@ -25,6 +25,7 @@ final class DecimalRewrites {
   private static final SqlOperator DECIMAL_TO_INT = function("decimalToInt");
   private static final SqlOperator DECIMAL_TO_SHORT = function("decimalToShort");
   private static final SqlOperator DECIMAL_TO_BYTE = function("decimalToByte");
+  private static final SqlOperator DECIMAL_STRING = function("decimalString");
 
   /** The operator calling {@code DecimalFunctions.<method>}. */
   private static SqlOperator function(String method) {
@@ -59,6 +60,10 @@ final class DecimalRewrites {
       case TINYINT:
         return from.getSqlTypeName() == SqlTypeName.DECIMAL ? rexBuilder.makeCall(to, DECIMAL_TO_BYTE,
             List.of(operand)) : call;
+      case CHAR:
+      case VARCHAR:
+        return from.getSqlTypeName() == SqlTypeName.DECIMAL ? ExactExpressions.text(rexBuilder,
+            DECIMAL_STRING, List.of(operand, integer(from.getScale())), to) : call;
       default:
         return call;
     }

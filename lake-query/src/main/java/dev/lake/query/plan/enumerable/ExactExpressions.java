@@ -1,6 +1,9 @@
 package dev.lake.query.plan.enumerable;
 
 import dev.lake.query.model.QueryRejectedException;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
@@ -14,8 +17,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Makes the expressions of one physical plan exact (see {@link ExactRuntime}): dispatches each call to the rewrite
- * that owns it — fine temporal values to {@link TemporalRewrites}, DECIMAL division and casts to
- * {@link DecimalRewrites} — and turns integer {@code + - *} into Calcite's checked operators, which fail on overflow
+ * that owns it — fine temporal values and any TIME or TIMESTAMP cast to text to {@link TemporalRewrites}, DECIMAL
+ * division and casts to {@link DecimalRewrites} — and turns integer {@code + - *} into Calcite's checked operators, which fail on overflow
  * instead of wrapping.
  */
 final class ExactExpressions extends RexShuttle {
@@ -44,6 +47,7 @@ final class ExactExpressions extends RexShuttle {
     if (kind == SqlKind.CAST) {
       RexNode operand = call.getOperands().get(0);
       return TemporalRewrites.fine(operand.getType()) || TemporalRewrites.fine(call.getType())
+          || TemporalRewrites.toText(operand.getType(), call.getType())
           ? temporal.cast(call, operand, operand.getType(), call.getType()) : decimal.cast(call);
     }
     if (kind == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
@@ -76,6 +80,20 @@ final class ExactExpressions extends RexShuttle {
         : kind == SqlKind.TIMES ? SqlStdOperatorTable.CHECKED_MULTIPLY
         : kind == SqlKind.MINUS_PREFIX ? SqlStdOperatorTable.CHECKED_UNARY_MINUS : null;
     return checked == null ? null : rexBuilder.makeCall(call.getType(), checked, call.getOperands());
+  }
+
+  /**
+   * A CAST to the character type {@code to} computed by {@code function}, which returns VARCHAR text: the call itself
+   * for an unbounded VARCHAR, else the text cast to {@code to} (padded or cut to its length).
+   */
+  static RexNode text(RexBuilder rexBuilder, SqlOperator function, List<RexNode> operands, RelDataType to) {
+    if (to.getSqlTypeName() == SqlTypeName.VARCHAR && to.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED) {
+      return rexBuilder.makeCall(to, function, operands);
+    }
+    RelDataTypeFactory typeFactory = rexBuilder.getTypeFactory();
+    RelDataType varchar = typeFactory.createTypeWithNullability(typeFactory.createTypeWithCharsetAndCollation(
+        typeFactory.createSqlType(SqlTypeName.VARCHAR), to.getCharset(), to.getCollation()), to.isNullable());
+    return rexBuilder.makeCast(to, rexBuilder.makeCall(varchar, function, operands), false, false);
   }
 
   static String describe(RexCall call) {

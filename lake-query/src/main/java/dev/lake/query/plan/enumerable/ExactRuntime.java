@@ -90,6 +90,27 @@ public final class ExactRuntime {
     return new ExactRuntime(plan.getCluster().getRexBuilder()).rewrite(plan);
   }
 
+  /**
+   * Whether {@code expression} casts a DECIMAL, TIME or TIMESTAMP to text anywhere. Calcite's evaluation of
+   * constants at planning time would write that text its own way ({@code .5}, {@code 1E-10}, no fractional
+   * seconds), so the planner leaves such expressions to this runtime.
+   */
+  public static boolean castsToText(RexNode expression) {
+    boolean[] found = {false};
+    expression.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitCall(RexCall call) {
+        if (call.getKind() == SqlKind.CAST) {
+          RelDataType from = call.getOperands().get(0).getType();
+          found[0] |= TemporalRewrites.toText(from, call.getType()) || from.getSqlTypeName() == SqlTypeName.DECIMAL
+              && org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(call.getType());
+        }
+        return super.visitCall(call);
+      }
+    });
+    return found[0];
+  }
+
   private static boolean fine(RelDataType type) {
     return TemporalRewrites.fine(type);
   }

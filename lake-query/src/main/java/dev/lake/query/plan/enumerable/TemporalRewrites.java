@@ -29,6 +29,7 @@ import org.apache.calcite.util.TimestampString;
  * Calcite's runtime holds as longs in the unit of their precision (microseconds up to 6, nanoseconds up to 9; see
  * {@link ExactRuntime}): literals, values of different precisions meeting in one unit, {@code +/-} intervals,
  * EXTRACT, FLOOR and CAST become {@link TemporalFunctions}' temporal calls; what cannot be computed exactly is refused.
+ * A CAST of a TIME or TIMESTAMP of any precision to text is rewritten too.
  */
 final class TemporalRewrites {
   private static final long MILLIS = 1_000L;
@@ -86,6 +87,14 @@ final class TemporalRewrites {
   /** Whether Calcite's runtime holds values of this type in a unit finer than milliseconds. */
   static boolean fine(RelDataType type) {
     return unitsPerSecond(type) > MILLIS;
+  }
+
+  /**
+   * Whether a CAST from {@code from} to {@code to} writes a TIME or TIMESTAMP of any precision as text, with the
+   * fractional digits of its precision (Calcite's own text drops them).
+   */
+  static boolean toText(RelDataType from, RelDataType to) {
+    return unitsPerSecond(from) > 0 && SqlTypeFamily.CHARACTER.contains(to);
   }
 
   static boolean fineIn(List<RexNode> nodes) {
@@ -303,13 +312,9 @@ final class TemporalRewrites {
       return rexBuilder.makeCall(to, toInt ? TIME_OF_DAY_TO_INT : TIME_OF_DAY,
           List.of(operand, bigint(ups), bigint(toUps), bigint(keep(to))));
     }
-    if (SqlTypeFamily.CHARACTER.contains(to) && ups > 0) {
-      RelDataType varchar = typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.VARCHAR),
-          from.isNullable());
-      RexNode text = rexBuilder.makeCall(varchar, source == SqlTypeName.TIME ? TIME_STRING : TIMESTAMP_STRING,
-          List.of(operand, bigint(ups), integer(from.getPrecision())));
-      return to.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED && target == SqlTypeName.VARCHAR ? text
-          : rexBuilder.makeCast(to, text, false, false);
+    if (toText(from, to)) {
+      return ExactExpressions.text(rexBuilder, source == SqlTypeName.TIME ? TIME_STRING : TIMESTAMP_STRING,
+          List.of(operand, bigint(ups), integer(from.getPrecision())), to);
     }
     if (SqlTypeFamily.CHARACTER.contains(from) && toUps > 0) {
       return rexBuilder.makeCall(to, target == SqlTypeName.TIME ? PARSE_TIME : PARSE_TIMESTAMP,
