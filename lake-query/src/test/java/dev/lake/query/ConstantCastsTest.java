@@ -21,7 +21,7 @@ class ConstantCastsTest extends LakeTestSupport {
       Field.nullable("id", new ArrowType.Int(32, true)),
       Field.nullable("x", new ArrowType.Decimal(10, 3, 128))));
   private static final List<String> VALUES = List.of("12345.675", "-12345.675", "0.005", "-0.005", "2.500", "-2.500",
-      "1.499");
+      "1.499", "2.000");
 
   @Override
   void createTables() {
@@ -47,5 +47,25 @@ class ConstantCastsTest extends LakeTestSupport {
       assertThat(constant).as("casts of the constant " + value).isEqualTo(halfUp);
       assertThat(column).as("casts of the column value " + value).isEqualTo(halfUp);
     }
+  }
+
+  @Test
+  void decimalDivisionOfConstantsIsTheDivisionOfColumns() {
+    // the table holds 2.000 as row id 7 (added below); Calcite folded constant division to 16 significant digits,
+    // truncated, where lake's runtime rounds half up at the result's scale
+    for (String divisor : List.of("3", "7", "-3", "CAST(3 AS DECIMAL(5, 1))")) {
+      Object constant = query("SELECT CAST(2.000 AS DECIMAL(10, 3)) / " + divisor).rows().get(0).get(0);
+      Object column = query("SELECT x / " + divisor + " FROM v WHERE id = 7").rows().get(0).get(0);
+      assertThat(constant).as("2.000 / " + divisor).isEqualTo(column);
+      BigDecimal quotient = (BigDecimal) column;
+      BigDecimal expected = new BigDecimal("2.000").divide(new BigDecimal(divisor.startsWith("CAST") ? "3" : divisor),
+          quotient.scale(), java.math.RoundingMode.HALF_UP);
+      assertThat(quotient).as("2.000 / " + divisor).isEqualTo(expected);
+    }
+    // more significant digits than Calcite's folding kept (16)
+    BigDecimal big = (BigDecimal) query("SELECT CAST(12345678901234567890.00 AS DECIMAL(38, 2)) / 7").rows().get(0)
+        .get(0);
+    assertThat(big).isEqualTo(new BigDecimal("12345678901234567890.00").divide(BigDecimal.valueOf(7), big.scale(),
+        java.math.RoundingMode.HALF_UP));
   }
 }

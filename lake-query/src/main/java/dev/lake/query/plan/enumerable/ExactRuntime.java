@@ -111,6 +111,22 @@ public final class ExactRuntime {
     return found[0];
   }
 
+  /**
+   * Whether {@code expression} divides with a DECIMAL result anywhere. Calcite's evaluation of constants at planning
+   * time divides to 16 significant digits, truncated; this runtime rounds half up at the result's scale.
+   */
+  public static boolean dividesDecimals(RexNode expression) {
+    boolean[] found = {false};
+    expression.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+      @Override
+      public Void visitCall(RexCall call) {
+        found[0] |= call.getKind() == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
+        return super.visitCall(call);
+      }
+    });
+    return found[0];
+  }
+
   private static boolean fine(RelDataType type) {
     return TemporalRewrites.fine(type);
   }
