@@ -47,4 +47,24 @@ class BooleanComparisonTest extends LakeTestSupport {
     assertThat(sorted(query("SELECT i FROM t WHERE b = 0").rows())).containsExactly(List.of(2));
     assertThat(sorted(query("SELECT i FROM t WHERE b = TRUE AND d > 1").rows())).containsExactly(List.of(3));
   }
+
+  @Test
+  void booleanEqualsOnlyTheLiteralsOneAndZero() {
+    for (String condition : List.of("b = 2", "b = -1", "2 = b", "b <> 2", "b = 0.5", "b = 1.5", "b = 2e0",
+        "b = 1 OR b = 3", "CASE WHEN b = 3 THEN TRUE ELSE FALSE END")) {
+      String sql = "SELECT i FROM t WHERE " + condition;
+      assertThatThrownBy(() -> query(sql)).as(sql).isInstanceOf(QueryRejectedException.class)
+          .hasMessageContaining("BOOLEAN").hasMessageNotContaining("bug in lake");
+    }
+    assertThatThrownBy(() -> query("SELECT CASE WHEN b = 3 THEN 1 ELSE 0 END FROM t"))
+        .isInstanceOf(QueryRejectedException.class).hasMessageContaining("BOOLEAN");
+    assertThatThrownBy(() -> query("SELECT i FROM t WHERE b IN (1, 2)")).isInstanceOf(QueryRejectedException.class);
+    for (String one : List.of("b = 1", "1 = b", "b = 1.0", "b = 1e0", "b <> 0")) {
+      assertThat(sorted(query("SELECT i FROM t WHERE " + one).rows())).as(one)
+          .containsExactly(List.of(1), List.of(3));
+    }
+    for (String zero : List.of("b = 0", "0 = b", "b = 0.0", "b = -0", "b <> 1")) {
+      assertThat(sorted(query("SELECT i FROM t WHERE " + zero).rows())).as(zero).containsExactly(List.of(2));
+    }
+  }
 }

@@ -66,18 +66,39 @@ public final class LikeFunctions {
     }
     CompiledSimilar compiled = lastSimilar;
     if (compiled == null || !compiled.pattern.equals(pattern) || !java.util.Objects.equals(compiled.escape, escape)) {
-      compiled = new CompiledSimilar(pattern, escape, Pattern.compile(translate(pattern, escape)));
+      compiled = new CompiledSimilar(pattern, escape, compileSimilar(pattern, escape));
       lastSimilar = compiled;
     }
     long budget = SIMILAR_READS_BASE + SIMILAR_READS_PER_CHAR * s.length();
     return compiled.regex.matcher(new CountedChars(s, 0, s.length(), new long[] {budget})).matches();
   }
 
+  /**
+   * The regex of a SIMILAR TO pattern; an escape that is not one character, or a pattern Calcite's translation or
+   * Java's regex compiler refuses, fails with an {@link IllegalArgumentException} that names it (the client's error).
+   */
+  private static Pattern compileSimilar(String pattern, String escape) {
+    if (escape != null && escape.length() != 1) {
+      throw new IllegalArgumentException(LikeMatcher.invalidEscape("SIMILAR TO", escape));
+    }
+    try {
+      return Pattern.compile(translate(pattern, escape));
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw invalidSimilar(pattern, e.getDescription(), e);
+    }
+  }
+
+  private static IllegalArgumentException invalidSimilar(String pattern, String why, Throwable cause) {
+    return new IllegalArgumentException("invalid SIMILAR TO pattern '" + LikeMatcher.shown(pattern) + "': " + why,
+        cause);
+  }
+
   private static String translate(String pattern, String escape) {
     try {
       return (String) TO_REGEX.invoke(null, pattern, escape);
     } catch (java.lang.reflect.InvocationTargetException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalArgumentException(e.getCause());
+      // the translation is a function of the pattern and escape alone: its failure is the pattern's
+      throw invalidSimilar(pattern, String.valueOf(e.getCause().getMessage()), e.getCause());
     } catch (IllegalAccessException e) {
       throw new IllegalStateException("SIMILAR TO is not available", e);
     }

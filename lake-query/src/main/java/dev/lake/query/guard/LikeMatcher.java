@@ -25,13 +25,14 @@ public final class LikeMatcher {
   /**
    * Compiles {@code pattern}; {@code escape} is null or a single character.
    *
-   * @throws IllegalArgumentException for an escape of another length, or one not followed by %, _ or itself
+   * @throws IllegalArgumentException for an escape of another length, or one not followed by %, _ or itself (the
+   *     message speaks SQL: the client's pattern or escape is wrong)
    */
   public static LikeMatcher compile(String pattern, String escape) {
     int esc = -1;
     if (escape != null) {
       if (escape.codePointCount(0, escape.length()) != 1) {
-        throw new IllegalArgumentException("Invalid escape character '" + escape + "'");
+        throw new IllegalArgumentException(invalidEscape("LIKE", escape));
       }
       esc = escape.codePointAt(0);
     }
@@ -42,7 +43,8 @@ public final class LikeMatcher {
       int c = points[i];
       if (c == esc) {
         if (i + 1 >= points.length || (points[i + 1] != '%' && points[i + 1] != '_' && points[i + 1] != esc)) {
-          throw new IllegalArgumentException("Invalid escape sequence '" + pattern + "', " + i);
+          throw new IllegalArgumentException("invalid LIKE pattern '" + shown(pattern) + "': its escape character '"
+              + escape + "' (character " + (i + 1) + ") must be followed by %, _ or itself");
         }
         tokens[n++] = points[++i];
       } else if (c == '%') {
@@ -56,6 +58,16 @@ public final class LikeMatcher {
       }
     }
     return new LikeMatcher(pattern, escape, Arrays.copyOf(tokens, n));
+  }
+
+  /** The refusal of an ESCAPE that is not one character, for LIKE or SIMILAR TO ({@code operator}). */
+  static String invalidEscape(String operator, String escape) {
+    return "invalid ESCAPE '" + shown(escape) + "' for " + operator + ": the escape must be exactly one character";
+  }
+
+  /** {@code text} as shown in an error message: at most 100 characters. */
+  static String shown(String text) {
+    return text.length() <= 100 ? text : text.substring(0, 100) + "...";
   }
 
   /** Whether this matcher was compiled from {@code pattern} and {@code escape}. */

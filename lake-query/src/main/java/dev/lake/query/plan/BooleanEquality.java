@@ -1,9 +1,11 @@
 package dev.lake.query.plan;
 
+import java.math.BigDecimal;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -11,10 +13,11 @@ import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
 
 /**
  * Calcite's implicit type coercion, except that a BOOLEAN compared with a number is coerced only when the number is
- * a literal ({@code b = 1} means {@code b = TRUE}, {@code b = 0} means {@code b = FALSE}, as Calcite reads them).
- * Any other BOOLEAN-to-number comparison ({@code b <> d}, {@code TRUE <> d}) is left uncoerced, so validation refuses
- * it as the client's type error with both types named, as PostgreSQL does; Calcite would cast the boolean to the
- * number's type instead, and for a boolean literal trips an internal assertion (docs/api.md, "Errors").
+ * the literal 1 or 0 ({@code b = 1} means {@code b = TRUE}, {@code b = 0} means {@code b = FALSE}; {@code 1.0},
+ * {@code 1e0} and {@code -0} are the same values). Any other BOOLEAN-to-number comparison ({@code b <> d},
+ * {@code TRUE <> d}, {@code b = 2}) is left uncoerced, so validation refuses it as the client's type error with both
+ * types named, as PostgreSQL does; Calcite would cast the boolean to the number's type (or read any literal but 0 as
+ * TRUE), and for a boolean literal trips an internal assertion (docs/api.md, "Errors").
  */
 final class BooleanEquality extends TypeCoercionImpl {
   BooleanEquality(RelDataTypeFactory typeFactory, SqlValidator validator) {
@@ -28,6 +31,10 @@ final class BooleanEquality extends TypeCoercionImpl {
   }
 
   private static boolean numericLiteral(SqlNode node, RelDataType type) {
-    return SqlTypeUtil.isNumeric(type) && node.getKind() == SqlKind.LITERAL;
+    if (!SqlTypeUtil.isNumeric(type) || node.getKind() != SqlKind.LITERAL) {
+      return false;
+    }
+    BigDecimal value = ((SqlLiteral) node).getValueAs(BigDecimal.class);
+    return value != null && (value.compareTo(BigDecimal.ONE) == 0 || value.signum() == 0);
   }
 }

@@ -72,6 +72,7 @@ public final class StatementParser {
       statement = DoubleNegations.remove(statement);
       statement = InLists.asSets(statement);
       SqlSurfacePolicy.check(statement);
+      LikeEscapes.check(statement);
       return SystemTime.rewrite(statement);
     } catch (StackOverflowError e) {
       throw tooDeep();

@@ -75,6 +75,51 @@ public final class DecimalFunctions {
     return (byte) integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE, "TINYINT");
   }
 
+  /**
+   * A DOUBLE about to be cast to the integer type {@code type} (Calcite's cast then truncates it): NaN, the infinities
+   * and values beyond the type's range fail naming the value and the type.
+   */
+  public static double integralDouble(double value, String type) {
+    if (!Double.isFinite(value)) {
+      throw new InexactResultException("cannot cast " + value + " to " + type);
+    }
+    double whole = value < 0 ? Math.ceil(value) : Math.floor(value);
+    double bound = switch (type) {
+      case "TINYINT" -> Byte.MAX_VALUE + 1.0;
+      case "SMALLINT" -> Short.MAX_VALUE + 1.0;
+      case "INTEGER" -> Integer.MAX_VALUE + 1.0;
+      default -> 0x1p63;
+    };
+    if (whole >= bound || whole < -bound) {
+      throw new InexactResultException(type + " overflow: " + value + " is out of " + type + "'s range");
+    }
+    return value;
+  }
+
+  /** ROUND of a DOUBLE to {@code places} (half-up; negative: left of the point); NaN and infinities unchanged. */
+  public static double roundDouble(double value, int places) {
+    return rounded(value, places, RoundingMode.HALF_UP);
+  }
+
+  /** TRUNCATE of a DOUBLE to {@code places} (toward zero); NaN and infinities unchanged. */
+  public static double truncateDouble(double value, int places) {
+    return rounded(value, places, RoundingMode.DOWN);
+  }
+
+  private static double rounded(double value, int places, RoundingMode mode) {
+    if (!Double.isFinite(value)) {
+      return value;
+    }
+    BigDecimal exact = BigDecimal.valueOf(value);
+    if (places >= exact.scale()) {
+      return value; // no digit past the place asked for
+    }
+    if (places < exact.scale() - exact.precision()) {
+      return 0.0; // every digit is right of the place asked for and under half of it
+    }
+    return exact.setScale(places, mode).doubleValue();
+  }
+
   private static long integer(BigDecimal value, long min, long max, String type) {
     BigDecimal rounded = value.setScale(0, RoundingMode.HALF_UP);
     if (rounded.compareTo(BigDecimal.valueOf(min)) < 0 || rounded.compareTo(BigDecimal.valueOf(max)) > 0) {

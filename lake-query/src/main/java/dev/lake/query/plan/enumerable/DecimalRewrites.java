@@ -14,7 +14,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * The exact rewrite of decimal arithmetic in Calcite's Enumerable runtime (see {@link ExactRuntime}): DECIMAL
  * division and CAST to DECIMAL or to an integer become {@link DecimalFunctions}' decimal calls, which round half-up at
  * the result scale and fail when the result does not fit its type (Calcite computes division with 16 significant
- * digits and truncates casts); CAST of a DECIMAL to text writes every digit, with no exponent.
+ * digits and truncates casts); CAST of a DECIMAL to text writes every digit, with no exponent. A CAST of a DOUBLE
+ * or REAL to an integer type first checks the value is finite and in the type's range (Calcite reads NaN as 0 for
+ * INTEGER and fails without naming the value for BIGINT), and ROUND and TRUNCATE of a DOUBLE or REAL keep NaN and the
+ * infinities (Calcite fails on them).
  */
 final class DecimalRewrites {
   private static final SqlOperator DIVIDE = function("divide");
@@ -26,6 +29,9 @@ final class DecimalRewrites {
   private static final SqlOperator DECIMAL_TO_SHORT = function("decimalToShort");
   private static final SqlOperator DECIMAL_TO_BYTE = function("decimalToByte");
   private static final SqlOperator DECIMAL_STRING = function("decimalString");
+  private static final SqlOperator INTEGRAL_DOUBLE = function("integralDouble");
+  private static final SqlOperator ROUND_DOUBLE = function("roundDouble");
+  private static final SqlOperator TRUNCATE_DOUBLE = function("truncateDouble");
 
   /** The operator calling {@code DecimalFunctions.<method>}. */
   private static SqlOperator function(String method) {
@@ -45,6 +51,12 @@ final class DecimalRewrites {
     RexNode operand = call.getOperands().get(0);
     RelDataType from = operand.getType();
     RelDataType to = call.getType();
+    if (SqlTypeName.INT_TYPES.contains(to.getSqlTypeName()) && SqlTypeName.APPROX_TYPES.contains(
+        from.getSqlTypeName())) {
+      RexNode checked = rexBuilder.makeCall(asDouble(from), INTEGRAL_DOUBLE, List.of(operand,
+          rexBuilder.makeLiteral(to.getSqlTypeName().getName())));
+      return rexBuilder.makeCast(to, checked, false, false);
+    }
     switch (to.getSqlTypeName()) {
       case DECIMAL:
         return decimalCast(call, operand, from, to);
@@ -98,6 +110,33 @@ final class DecimalRewrites {
       default:
         return call;
     }
+  }
+
+  /**
+   * ROUND or TRUNCATE ({@code truncate}) of a DOUBLE or REAL to an integer number of places, through
+   * {@link DecimalFunctions#roundDouble}; null when the call is another (Calcite's own then computes it).
+   */
+  RexNode roundDouble(RexCall call, boolean truncate) {
+    List<RexNode> operands = call.getOperands();
+    RelDataType type = call.getType();
+    if (!SqlTypeName.APPROX_TYPES.contains(type.getSqlTypeName()) || operands.size() > 2) {
+      return null;
+    }
+    if (operands.size() == 2) {
+      SqlTypeName places = operands.get(1).getType().getSqlTypeName();
+      if (!SqlTypeName.INT_TYPES.contains(places) || places == SqlTypeName.BIGINT) {
+        return null;
+      }
+    }
+    RexNode places = operands.size() == 2 ? operands.get(1) : integer(0);
+    RexNode rounded = rexBuilder.makeCall(asDouble(type), truncate ? TRUNCATE_DOUBLE : ROUND_DOUBLE,
+        List.of(operands.get(0), places));
+    return type.getSqlTypeName() == SqlTypeName.REAL ? rexBuilder.makeCast(type, rounded, false, false) : rounded;
+  }
+
+  /** DOUBLE, nullable as {@code type}. */
+  private RelDataType asDouble(RelDataType type) {
+    return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), type.isNullable());
   }
 
   /** An integer expression as a DECIMAL(19, 0) (exact: Calcite's own widening cast). */

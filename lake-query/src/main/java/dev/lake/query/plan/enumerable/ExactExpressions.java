@@ -53,6 +53,12 @@ final class ExactExpressions extends RexShuttle {
     if (kind == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
       return decimal.divide(call, call.getType());
     }
+    if (call.getOperator() == SqlStdOperatorTable.ROUND || call.getOperator() == SqlStdOperatorTable.TRUNCATE) {
+      RexNode rounded = decimal.roundDouble(call, call.getOperator() == SqlStdOperatorTable.TRUNCATE);
+      if (rounded != null) {
+        return rounded;
+      }
+    }
     RexNode checked = checkedInteger(call);
     if (checked != null) {
       return checked;
