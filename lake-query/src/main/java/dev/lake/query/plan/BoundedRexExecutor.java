@@ -13,9 +13,9 @@ import org.apache.calcite.sql.SqlKind;
  * Reduces constant expressions at planning time like Calcite's executor, except those holding LIKE or SIMILAR TO:
  * Calcite would evaluate them with a backtracking Java regex, outside any deadline. They stay in the plan and run
  * at execution time on lake's linear matcher ({@link dev.lake.query.plan.enumerable.RuntimeChecks}), where the
- * statement's timeout applies. Casts of a DECIMAL, TIME or TIMESTAMP to text stay too: lake's runtime writes them
- * exactly ({@link ExactRuntime#castsToText}, docs/api.md "Exactness"), Calcite's executor would not; so does a
- * DECIMAL division, which Calcite's executor computes to 16 significant digits ({@link ExactRuntime#dividesDecimals}).
+ * statement's timeout applies. So do the calls only lake's runtime computes exactly ({@link
+ * ExactRuntime#exactOnlyAtRunTime}: casts to text, DECIMAL division, casts of doubles to integers; docs/api.md
+ * "Exactness").
  */
 final class BoundedRexExecutor implements RexExecutor {
   private final RexExecutor delegate;
@@ -44,6 +44,6 @@ final class BoundedRexExecutor implements RexExecutor {
 
   private static boolean keptForRunTime(RexNode e) {
     return RexUtil.find(java.util.EnumSet.of(SqlKind.LIKE, SqlKind.SIMILAR)).contains(e)
-        || ExactRuntime.castsToText(e) || ExactRuntime.dividesDecimals(e);
+        || ExactRuntime.exactOnlyAtRunTime(e);
   }
 }

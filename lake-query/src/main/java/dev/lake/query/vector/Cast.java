@@ -1,14 +1,14 @@
 package dev.lake.query.vector;
 
-import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
  * A numeric CAST: decimal rescaling (exact in longs where it fits, half up when the scale shrinks), to and from
- * doubles, and to integers (decimals rounded half up, like lake's Calcite runtime and DuckDB; doubles truncated).
+ * doubles, and to integers (decimals rounded half up, like lake's Calcite runtime and DuckDB). The compiler gives it no
+ * cast of a double to an integer or DECIMAL type (Calcite's runtime checks those: NaN, infinities, range).
  * Same kind and scale pass through.
  */
-record Cast(Expr operand, Kind kind, int scale, boolean integer) implements Expr {
+record Cast(Expr operand, Kind kind, int scale) implements Expr {
   @Override
   public Col eval(Batch batch) {
     Col c = operand.eval(batch);
@@ -23,16 +23,7 @@ record Cast(Expr operand, Kind kind, int scale, boolean integer) implements Expr
         out.doubles[i] = c.isNull(i) ? 0 : c.asDouble(i);
       }
     } else if (c.kind == Kind.DOUBLE) {
-      out = Col.longs(n, scale);
-      for (int i = 0; i < n; i++) {
-        if (!c.isNull(i)) {
-          if (integer) {
-            out.longs[i] = (long) c.doubles[i];
-          } else {
-            DecimalMath.store(out, i, BigDecimal.valueOf(c.doubles[i]));
-          }
-        }
-      }
+      throw new IllegalStateException("a CAST of a double to " + kind + " is Calcite's runtime's (ExprCompiler)");
     } else {
       out = Col.longs(n, scale);
       for (int i = 0; i < n; i++) {

@@ -103,9 +103,9 @@ public final class Exprs {
     return new Logic.TruthTest(operand, value, negated);
   }
 
-  /** A numeric CAST to the given kind and scale ({@code integer}: to an integer type, truncating). */
-  public static Expr cast(Expr operand, Kind kind, int scale, boolean integer) {
-    return new Cast(operand, kind, scale, integer);
+  /** A numeric CAST to the given kind and scale (an integer type is LONG of scale 0). */
+  public static Expr cast(Expr operand, Kind kind, int scale) {
+    return new Cast(operand, kind, scale);
   }
 
   /** CASE WHEN conditions[i] THEN values[i] ... ELSE otherwise END. */

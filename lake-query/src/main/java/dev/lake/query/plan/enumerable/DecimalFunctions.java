@@ -76,14 +76,19 @@ public final class DecimalFunctions {
   }
 
   /**
-   * A DOUBLE about to be cast to the integer type {@code type} (Calcite's cast then truncates it): NaN, the infinities
-   * and values beyond the type's range fail naming the value and the type.
+   * A DOUBLE about to be cast to the integer type {@code type}, rounded half away from zero (as DuckDB and Trino cast,
+   * and as lake casts a DECIMAL), so Calcite's cast, which truncates, finds a whole number: NaN, the infinities and
+   * values beyond the type's range fail naming the value and the type.
    */
   public static double integralDouble(double value, String type) {
     if (!Double.isFinite(value)) {
       throw new InexactResultException("cannot cast " + value + " to " + type);
     }
-    double whole = value < 0 ? Math.ceil(value) : Math.floor(value);
+    double magnitude = Math.floor(Math.abs(value));
+    if (Math.abs(value) - magnitude >= 0.5) { // exact: a double minus its floor loses nothing
+      magnitude += 1;
+    }
+    double whole = Math.copySign(magnitude, value);
     double bound = switch (type) {
       case "TINYINT" -> Byte.MAX_VALUE + 1.0;
       case "SMALLINT" -> Short.MAX_VALUE + 1.0;
@@ -93,7 +98,7 @@ public final class DecimalFunctions {
     if (whole >= bound || whole < -bound) {
       throw new InexactResultException(type + " overflow: " + value + " is out of " + type + "'s range");
     }
-    return value;
+    return whole;
   }
 
   /** ROUND of a DOUBLE to {@code places} (half-up; negative: left of the point); NaN and infinities unchanged. */

@@ -91,36 +91,26 @@ public final class ExactRuntime {
   }
 
   /**
-   * Whether {@code expression} casts a DECIMAL, TIME or TIMESTAMP to text anywhere. Calcite's evaluation of
-   * constants at planning time would write that text its own way ({@code .5}, {@code 1E-10}, no fractional
-   * seconds), so the planner leaves such expressions to this runtime.
+   * Whether {@code expression} holds a call only this runtime computes exactly, so the planner must not evaluate it
+   * while planning (with Calcite's code) even when its operands are constants: a cast of a DECIMAL, TIME or TIMESTAMP
+   * to text (Calcite writes {@code .5}, {@code 1E-10}, no fractional seconds), a DECIMAL division (Calcite divides to
+   * 16 significant digits, truncated) and a cast of a DOUBLE or REAL to an integer type (Calcite truncates; this
+   * runtime rounds half away from zero and refuses NaN, the infinities and values beyond the type).
    */
-  public static boolean castsToText(RexNode expression) {
+  public static boolean exactOnlyAtRunTime(RexNode expression) {
     boolean[] found = {false};
     expression.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
       @Override
       public Void visitCall(RexCall call) {
+        RelDataType to = call.getType();
         if (call.getKind() == SqlKind.CAST) {
           RelDataType from = call.getOperands().get(0).getType();
-          found[0] |= TemporalRewrites.toText(from, call.getType()) || from.getSqlTypeName() == SqlTypeName.DECIMAL
-              && org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(call.getType());
+          found[0] |= TemporalRewrites.toText(from, to) || from.getSqlTypeName() == SqlTypeName.DECIMAL
+              && org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(to)
+              || SqlTypeName.APPROX_TYPES.contains(from.getSqlTypeName())
+              && SqlTypeName.INT_TYPES.contains(to.getSqlTypeName());
         }
-        return super.visitCall(call);
-      }
-    });
-    return found[0];
-  }
-
-  /**
-   * Whether {@code expression} divides with a DECIMAL result anywhere. Calcite's evaluation of constants at planning
-   * time divides to 16 significant digits, truncated; this runtime rounds half up at the result's scale.
-   */
-  public static boolean dividesDecimals(RexNode expression) {
-    boolean[] found = {false};
-    expression.accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
-      @Override
-      public Void visitCall(RexCall call) {
-        found[0] |= call.getKind() == SqlKind.DIVIDE && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL;
+        found[0] |= call.getKind() == SqlKind.DIVIDE && to.getSqlTypeName() == SqlTypeName.DECIMAL;
         return super.visitCall(call);
       }
     });

@@ -272,8 +272,12 @@ final class ExprCompiler {
       }
       throw new Unsupported("CAST to or from BOOLEAN");
     }
-    boolean integer = to.getSqlTypeName() != SqlTypeName.DECIMAL && target.kind() == Kind.LONG;
-    return Exprs.cast(operand, target.kind(), target.scale(), integer);
+    if (operand.kind() == Kind.DOUBLE && target.kind() != Kind.DOUBLE) {
+      // NaN, the infinities and values beyond the type are refused naming the value by Calcite's runtime
+      // (DecimalFunctions); this executor's cast would truncate them (docs/api.md, "Errors")
+      throw new Unsupported("CAST of a DOUBLE or REAL to an integer or DECIMAL type");
+    }
+    return Exprs.cast(operand, target.kind(), target.scale());
   }
 
   private Expr caseOf(RexCall call, Col type) throws Unsupported {
