@@ -151,7 +151,7 @@ class StreamingTest {
           @Override
           public StagedData stage(String location, ArrowReader data) {
             try {
-              return delegate.stage(location, new Counting(data, consumed));
+              return delegate.stage(location, new Watched(data, batch -> consumed.incrementAndGet()));
             } catch (RuntimeException failure) {
               stageFailures.incrementAndGet();
               throw failure;
@@ -213,8 +213,11 @@ class StreamingTest {
     try (LakeTestServer server = LakeTestServer.start(dataDir, b -> b.wrapEngine(e -> new ForwardingTableEngine(e) {
           @Override
           public StagedData stage(String location, ArrowReader data) {
-            return delegate.stage(location, new AfterFirstBatch(data, () -> whileHoldingFirst.set(
-                failureKnownWithin(data, java.time.Duration.ofSeconds(20)))));
+            return delegate.stage(location, new Watched(data, batch -> {
+              if (batch == 1) {
+                whileHoldingFirst.set(failureKnownWithin(data, java.time.Duration.ofSeconds(20)));
+              }
+            }));
           }
         }));
         FlightTestClient client = server.client()) {
@@ -334,58 +337,16 @@ class StreamingTest {
     }
   }
 
-  /** Passes {@code source}'s batches on; runs {@code hook} once the first is loaded, before Lance takes it. */
-  static final class AfterFirstBatch extends ArrowReader {
+  /** Passes the ingest stream's batches to Lance, telling {@code afterBatch} each one's number (from 1) as it goes. */
+  static final class Watched extends ArrowReader {
     private final ArrowReader source;
-    private final Runnable hook;
-    private boolean first = true;
+    private final java.util.function.IntConsumer afterBatch;
+    private int batches;
 
-    AfterFirstBatch(ArrowReader source, Runnable hook) {
-      super(Counting.rootAllocatorOf(source));
-      this.source = source;
-      this.hook = hook;
-    }
-
-    @Override
-    public VectorSchemaRoot getVectorSchemaRoot() throws IOException {
-      return source.getVectorSchemaRoot();
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      boolean loaded = source.loadNextBatch();
-      if (loaded && first) {
-        first = false;
-        hook.run();
-      }
-      return loaded;
-    }
-
-    @Override
-    public long bytesRead() {
-      return source.bytesRead();
-    }
-
-    @Override
-    protected void closeReadSource() throws IOException {
-      source.close();
-    }
-
-    @Override
-    protected Schema readSchema() throws IOException {
-      return source.getVectorSchemaRoot().getSchema();
-    }
-  }
-
-  /** Counts the batches Lance pulls from the ingest stream. */
-  static final class Counting extends ArrowReader {
-    private final ArrowReader source;
-    private final AtomicInteger consumed;
-
-    Counting(ArrowReader source, AtomicInteger consumed) throws RuntimeException {
+    Watched(ArrowReader source, java.util.function.IntConsumer afterBatch) {
       super(rootAllocatorOf(source));
       this.source = source;
-      this.consumed = consumed;
+      this.afterBatch = afterBatch;
     }
 
     static BufferAllocator rootAllocatorOf(ArrowReader source) {
@@ -405,7 +366,7 @@ class StreamingTest {
     public boolean loadNextBatch() throws IOException {
       boolean loaded = source.loadNextBatch();
       if (loaded) {
-        consumed.incrementAndGet();
+        afterBatch.accept(++batches);
       }
       return loaded;
     }
