@@ -1,5 +1,6 @@
 package dev.lake.query.plan.enumerable;
 
+import dev.lake.query.model.InexactResultException;
 import dev.lake.query.model.QueryRejectedException;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
@@ -13,6 +14,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -22,6 +24,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * instead of wrapping.
  */
 final class ExactExpressions extends RexShuttle {
+  private static final SqlOperator NEGATE = ExactOperators.function(IntegerFunctions.class, "negate");
+  private static final SqlOperator ABS = ExactOperators.function(IntegerFunctions.class, "abs");
+
   private final RexBuilder rexBuilder;
   private final TemporalRewrites temporal;
   private final DecimalRewrites decimal;
@@ -34,6 +39,14 @@ final class ExactExpressions extends RexShuttle {
 
   @Override
   public RexNode visitLiteral(RexLiteral literal) {
+    if (SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(literal.getType()) && !literal.isNull()) {
+      java.math.BigDecimal months = literal.getValueAs(java.math.BigDecimal.class);
+      if (months.compareTo(java.math.BigDecimal.valueOf(Integer.MIN_VALUE)) < 0
+          || months.compareTo(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+        throw new InexactResultException("INTERVAL overflow: an interval of " + months.toPlainString()
+            + " months is beyond what an interval holds (" + Integer.MAX_VALUE + " months)");
+      }
+    }
     return TemporalRewrites.fine(literal.getType()) ? temporal.literal(literal) : literal;
   }
 
@@ -64,6 +77,9 @@ final class ExactExpressions extends RexShuttle {
       return checked;
     }
     boolean fineOperands = TemporalRewrites.fineIn(call.getOperands());
+    if (!fineOperands && !TemporalRewrites.fine(call.getType()) && TemporalRewrites.datetimeArithmetic(call)) {
+      return temporal.checkedDatetime(call);
+    }
     if (!fineOperands && !TemporalRewrites.fine(call.getType())) {
       return call;
     }
@@ -75,16 +91,28 @@ final class ExactExpressions extends RexShuttle {
         + " precision above 3 yet; CAST the argument to TIMESTAMP(3) or TIME(3) first if milliseconds suffice");
   }
 
-  /** Integer {@code + - *} and negation as Calcite's checked operators (they fail on overflow), or null. */
+  /**
+   * Integer {@code + - *} as Calcite's checked operators (they fail on overflow), negation and ABS as {@link
+   * IntegerFunctions}' (which name the type), or null.
+   */
   private RexNode checkedInteger(RexCall call) {
-    if (!SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName())) {
+    SqlTypeName type = call.getType().getSqlTypeName();
+    if (!SqlTypeName.INT_TYPES.contains(type)) {
       return null;
     }
     SqlKind kind = call.getKind();
+    if (kind == SqlKind.MINUS_PREFIX || call.getOperator() == SqlStdOperatorTable.ABS) {
+      RelDataTypeFactory typeFactory = rexBuilder.getTypeFactory();
+      RelDataType bigint = typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.BIGINT),
+          call.getType().isNullable());
+      RexNode exact = rexBuilder.makeCall(bigint, kind == SqlKind.MINUS_PREFIX ? NEGATE : ABS,
+          List.of(call.getOperands().get(0), rexBuilder.makeLiteral(type.getName())));
+      return rexBuilder.makeCast(call.getType(), exact, false, false);
+    }
     SqlOperator checked = kind == SqlKind.PLUS ? SqlStdOperatorTable.CHECKED_PLUS
         : kind == SqlKind.MINUS ? SqlStdOperatorTable.CHECKED_MINUS
         : kind == SqlKind.TIMES ? SqlStdOperatorTable.CHECKED_MULTIPLY
-        : kind == SqlKind.MINUS_PREFIX ? SqlStdOperatorTable.CHECKED_UNARY_MINUS : null;
+ : null;
     return checked == null ? null : rexBuilder.makeCall(call.getType(), checked, call.getOperands());
   }
 

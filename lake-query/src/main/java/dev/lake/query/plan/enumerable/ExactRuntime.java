@@ -95,7 +95,9 @@ public final class ExactRuntime {
    * while planning (with Calcite's code) even when its operands are constants: a cast of a DECIMAL, TIME or TIMESTAMP
    * to text (Calcite writes {@code .5}, {@code 1E-10}, no fractional seconds), a DECIMAL division (Calcite divides to
    * 16 significant digits, truncated) and a cast of a DOUBLE or REAL to an integer type (Calcite truncates; this
-   * runtime rounds half away from zero and refuses NaN, the infinities and values beyond the type).
+   * runtime rounds half away from zero and refuses NaN, the infinities and values beyond the type), DATE and
+   * TIMESTAMP arithmetic with intervals unless {@link TemporalRewrites#foldable} (Calcite's ints of days and months
+   * wrap) and integer arithmetic of constants whose result does not fit its type (Calcite's folding wraps).
    */
   public static boolean exactOnlyAtRunTime(RexNode expression) {
     boolean[] found = {false};
@@ -111,10 +113,58 @@ public final class ExactRuntime {
               && SqlTypeName.INT_TYPES.contains(to.getSqlTypeName());
         }
         found[0] |= call.getKind() == SqlKind.DIVIDE && to.getSqlTypeName() == SqlTypeName.DECIMAL;
+        found[0] |= TemporalRewrites.datetimeArithmetic(call) && !TemporalRewrites.foldable(call);
+        found[0] |= integerArithmetic(call) && exactInteger(call) == null;
         return super.visitCall(call);
       }
     });
     return found[0];
+  }
+
+  private static boolean integerArithmetic(RexCall call) {
+    SqlKind kind = call.getKind();
+    return SqlTypeName.INT_TYPES.contains(call.getType().getSqlTypeName()) && (kind == SqlKind.PLUS
+        || kind == SqlKind.MINUS || kind == SqlKind.TIMES || kind == SqlKind.MINUS_PREFIX
+        || call.getOperator() == SqlStdOperatorTable.ABS);
+  }
+
+  /**
+   * The value of integer literals and integer {@code + - *}, negation and ABS of them when it fits its type, else
+   * null: Calcite's folding wraps what does not fit, so such an expression runs where it is checked.
+   */
+  private static BigDecimal exactInteger(RexNode node) {
+    if (node instanceof RexLiteral) {
+      return SqlTypeName.INT_TYPES.contains(node.getType().getSqlTypeName())
+          ? ((RexLiteral) node).getValueAs(BigDecimal.class) : null;
+    }
+    if (!(node instanceof RexCall) || !integerArithmetic((RexCall) node)) {
+      return null;
+    }
+    RexCall call = (RexCall) node;
+    List<BigDecimal> values = new ArrayList<>();
+    for (RexNode operand : call.getOperands()) {
+      BigDecimal value = exactInteger(operand);
+      if (value == null) {
+        return null;
+      }
+      values.add(value);
+    }
+    BigDecimal result = switch (call.getKind()) {
+      case PLUS -> values.get(0).add(values.get(1));
+      case MINUS -> values.get(0).subtract(values.get(1));
+      case TIMES -> values.get(0).multiply(values.get(1));
+      case MINUS_PREFIX -> values.get(0).negate();
+      default -> values.get(0).abs();
+    };
+    long bits = switch (call.getType().getSqlTypeName()) {
+      case TINYINT -> 7;
+      case SMALLINT -> 15;
+      case INTEGER -> 31;
+      default -> 63;
+    };
+    java.math.BigInteger max = java.math.BigInteger.ONE.shiftLeft((int) bits);
+    java.math.BigInteger exact = result.toBigInteger();
+    return exact.compareTo(max) < 0 && exact.compareTo(max.negate()) >= 0 ? result : null;
   }
 
   private static boolean fine(RelDataType type) {

@@ -89,6 +89,53 @@ public final class TemporalFunctions {
     }
   }
 
+  /** A DATE plus a number of months (the day clamped to the month's last, like Calcite); beyond DATE fails. */
+  public static int datePlusMonths(int days, int months) {
+    return date(LocalDate.ofEpochDay(days).plusMonths(months).toEpochDay(), days, months + " months");
+  }
+
+  /** A DATE plus the whole days of a day-time interval (truncated toward zero, like Calcite); beyond DATE fails. */
+  public static int datePlusMillis(int days, long millis) {
+    return date((long) days + millis / (SECONDS_PER_DAY * 1_000), days, millis / (SECONDS_PER_DAY * 1_000) + " days");
+  }
+
+  /** A year-month interval (months) times a count; beyond an int of months fails. */
+  public static int monthsTimes(long months, long count) {
+    long product = intervalTimes(months, count, "months");
+    if (product != (int) product) {
+      throw intervalOverflow(months, count, "months");
+    }
+    return (int) product;
+  }
+
+  /** A day-time interval (milliseconds) times a count; beyond a long of milliseconds fails. */
+  public static long millisTimes(long millis, long count) {
+    return intervalTimes(millis, count, "milliseconds");
+  }
+
+  private static long intervalTimes(long amount, long count, String unit) {
+    try {
+      return Math.multiplyExact(amount, count);
+    } catch (ArithmeticException e) {
+      throw intervalOverflow(amount, count, unit);
+    }
+  }
+
+  private static InexactResultException intervalOverflow(long amount, long count, String unit) {
+    return new InexactResultException("INTERVAL overflow: " + count + " * " + amount + " " + unit
+        + " is beyond what an interval holds");
+  }
+
+  /** Days since 1970-01-01 as a DATE (Arrow date32), or the refusal naming the addition. */
+  private static int date(long result, int days, String added) {
+    if (result != (int) result) {
+      throw new InexactResultException("DATE overflow: " + LocalDate.ofEpochDay(days) + " + " + added
+          + " is beyond the range of DATE (" + LocalDate.ofEpochDay(Integer.MIN_VALUE) + " to "
+          + LocalDate.ofEpochDay(Integer.MAX_VALUE) + ")");
+    }
+    return (int) result;
+  }
+
   /** EXTRACT of MILLISECOND, MICROSECOND or NANOSECOND: the seconds of the minute with their fraction. */
   public static long secondsOfMinute(long value, long ups, long targetUps) {
     return rescale(Math.floorMod(value, 60 * ups), ups, targetUps, 1);
@@ -174,8 +221,9 @@ public final class TemporalFunctions {
   }
 
   private static InexactResultException outOfRange() {
-    return new InexactResultException("a TIMESTAMP/TIME value is out of the range its unit can hold (nanoseconds:"
-        + " years 1677 to 2262; microseconds: about 292,000 years around 1970)");
+    return new InexactResultException("TIMESTAMP overflow: a TIMESTAMP/TIME value is out of the range its unit can hold (nanoseconds:"
+        + " years 1677 to 2262; microseconds: about 292,000 years around 1970; milliseconds: about 292 million"
+        + " years)");
   }
 
   private static String echo(String text) {

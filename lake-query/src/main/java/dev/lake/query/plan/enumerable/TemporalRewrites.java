@@ -51,6 +51,10 @@ final class TemporalRewrites {
   private static final SqlOperator PLUS_MILLIS = function("plusMillis");
   private static final SqlOperator TIME_PLUS_MILLIS = function("timePlusMillis");
   private static final SqlOperator PLUS_MONTHS = function("plusMonths");
+  private static final SqlOperator DATE_PLUS_MONTHS = function("datePlusMonths");
+  private static final SqlOperator DATE_PLUS_MILLIS = function("datePlusMillis");
+  private static final SqlOperator MONTHS_TIMES = function("monthsTimes");
+  private static final SqlOperator MILLIS_TIMES = function("millisTimes");
   private static final SqlOperator SECONDS_OF_MINUTE = function("secondsOfMinute");
   private static final SqlOperator TIMESTAMP_STRING = function("timestampString");
   private static final SqlOperator TIME_STRING = function("timeString");
@@ -224,7 +228,77 @@ final class TemporalRewrites {
     return rexBuilder.makeLiteral(BigDecimal.valueOf(value), typeFactory.createSqlType(SqlTypeName.INTEGER));
   }
 
-  /** A fine timestamp or time plus or minus an interval. */
+  /**
+   * Whether {@code call} is a DATE or TIMESTAMP plus or minus an interval, or an interval times an integer, which
+   * Calcite computes in ints and longs that wrap: {@link #checkedDatetime} computes it or fails (docs/api.md,
+   * "Errors").
+   */
+  static boolean datetimeArithmetic(RexCall call) {
+    SqlTypeName type = call.getType().getSqlTypeName();
+    List<RexNode> operands = call.getOperands();
+    if (call.getKind() == SqlKind.TIMES) {
+      return SqlTypeFamily.DATETIME_INTERVAL.contains(call.getType()) && operands.stream().allMatch(o ->
+          SqlTypeFamily.DATETIME_INTERVAL.contains(o.getType()) || SqlTypeName.INT_TYPES.contains(
+              o.getType().getSqlTypeName()));
+    }
+    return (call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS) && operands.size() == 2
+        && (type == SqlTypeName.DATE || type == SqlTypeName.TIMESTAMP
+            || type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+        && operands.stream().anyMatch(o -> SqlTypeFamily.DATETIME_INTERVAL.contains(o.getType()));
+  }
+
+  /**
+   * Whether Calcite may fold a {@link #datetimeArithmetic} call of constants while planning: a DATE or TIMESTAMP
+   * literal plus or minus an interval literal whose result is in years 1 to 9999, which Calcite's literals hold
+   * (beyond, it writes the year's last four digits). Anything else is left to {@link #checkedDatetime} at run time.
+   */
+  static boolean foldable(RexCall call) {
+    List<RexNode> operands = call.getOperands();
+    if (call.getKind() == SqlKind.TIMES || !(operands.get(0) instanceof RexLiteral)
+        || !(operands.get(1) instanceof RexLiteral) || fine(call.getType())) {
+      return false;
+    }
+    int at = SqlTypeFamily.DATETIME_INTERVAL.contains(operands.get(0).getType()) ? 1 : 0;
+    RexLiteral temporal = (RexLiteral) operands.get(at);
+    RexLiteral interval = (RexLiteral) operands.get(1 - at);
+    BigDecimal amount = interval.getValueAs(BigDecimal.class);
+    if (temporal.isNull() || amount == null || !SqlTypeFamily.DATETIME.contains(temporal.getType())) {
+      return false;
+    }
+    long signed = (call.getKind() == SqlKind.MINUS ? amount.negate() : amount).longValue();
+    try {
+      LocalDateTime start = temporal.getType().getSqlTypeName() == SqlTypeName.DATE
+          ? java.time.LocalDate.ofEpochDay(temporal.getValueAs(Integer.class)).atStartOfDay()
+          : LocalDateTime.ofEpochSecond(Math.floorDiv(temporal.getValueAs(Long.class), MILLIS), 0, ZoneOffset.UTC);
+      LocalDateTime end = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(interval.getType()) ? start.plusMonths(signed)
+          : start.plusSeconds(signed / MILLIS + Long.signum(signed));
+      return end.getYear() >= 1 && end.getYear() <= 9999 && start.getYear() >= 1 && start.getYear() <= 9999;
+    } catch (java.time.DateTimeException | ArithmeticException e) {
+      return false;
+    }
+  }
+
+  /** A call {@link #datetimeArithmetic} accepts (and that is not over a fine type), as a checked function. */
+  RexNode checkedDatetime(RexCall call) {
+    if (call.getKind() == SqlKind.TIMES) {
+      SqlOperator times = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(call.getType()) ? MONTHS_TIMES : MILLIS_TIMES;
+      return rexBuilder.makeCall(call.getType(), times, call.getOperands());
+    }
+    if (call.getType().getSqlTypeName() != SqlTypeName.DATE) {
+      return intervalArithmetic(call);
+    }
+    List<RexNode> operands = call.getOperands();
+    int dateAt = operands.get(0).getType().getSqlTypeName() == SqlTypeName.DATE ? 0 : 1;
+    RexNode interval = operands.get(1 - dateAt);
+    if (call.getKind() == SqlKind.MINUS) {
+      interval = rexBuilder.makeCall(interval.getType(), SqlStdOperatorTable.CHECKED_UNARY_MINUS, List.of(interval));
+    }
+    SqlOperator plus = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(interval.getType()) ? DATE_PLUS_MONTHS
+        : DATE_PLUS_MILLIS;
+    return rexBuilder.makeCall(call.getType(), plus, List.of(operands.get(dateAt), interval));
+  }
+
+  /** A timestamp or time plus or minus an interval. */
   private RexNode intervalArithmetic(RexCall call) {
     List<RexNode> operands = call.getOperands();
     int temporalAt = SqlTypeFamily.DATETIME.contains(operands.get(0).getType()) ? 0 : 1;
@@ -237,7 +311,7 @@ final class TemporalRewrites {
           + " and " + operands.get(1).getType().getFullTypeString() + " cannot be computed exactly yet");
     }
     if (call.getKind() == SqlKind.MINUS) {
-      interval = rexBuilder.makeCall(interval.getType(), SqlStdOperatorTable.UNARY_MINUS, List.of(interval));
+      interval = rexBuilder.makeCall(interval.getType(), SqlStdOperatorTable.CHECKED_UNARY_MINUS, List.of(interval));
     }
     long ups = unitsPerSecond(call.getType());
     if (SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(interval.getType())) {
