@@ -72,16 +72,18 @@ final class ResultWriters {
     if ((vector instanceof IntVector && type == ResultType.INTEGER)
         || (vector instanceof DateDayVector && type == ResultType.DATE)) {
       return vector instanceof IntVector
-          ? (at, row) -> ((IntVector) vector).setSafe(at, (int) result.integer(row, column))
-          : (at, row) -> ((DateDayVector) vector).setSafe(at, (int) result.integer(row, column));
+          ? (at, row) -> ((IntVector) vector).setSafe(at,
+              (int) VectorResult.narrowed(result.integer(row, column), type))
+          : (at, row) -> ((DateDayVector) vector).setSafe(at,
+              (int) VectorResult.narrowed(result.integer(row, column), type));
     }
     if (vector instanceof SmallIntVector && type == ResultType.SMALLINT) {
       SmallIntVector v = (SmallIntVector) vector;
-      return (at, row) -> v.setSafe(at, (short) result.integer(row, column));
+      return (at, row) -> v.setSafe(at, (short) VectorResult.narrowed(result.integer(row, column), type));
     }
     if (vector instanceof TinyIntVector && type == ResultType.TINYINT) {
       TinyIntVector v = (TinyIntVector) vector;
-      return (at, row) -> v.setSafe(at, (byte) result.integer(row, column));
+      return (at, row) -> v.setSafe(at, (byte) VectorResult.narrowed(result.integer(row, column), type));
     }
     if (vector instanceof Float8Vector && type == ResultType.DOUBLE) {
       Float8Vector v = (Float8Vector) vector;

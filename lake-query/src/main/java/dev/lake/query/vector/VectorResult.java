@@ -243,11 +243,11 @@ public final class VectorResult {
         return integer(col, i);
       case INTEGER:
       case DATE:
-        return (int) integer(col, i);
+        return (int) narrowed(integer(col, i), type.type());
       case SMALLINT:
-        return (short) integer(col, i);
+        return (short) narrowed(integer(col, i), type.type());
       case TINYINT:
-        return (byte) integer(col, i);
+        return (byte) narrowed(integer(col, i), type.type());
       case DECIMAL:
         return decimal(col, i, type.scale());
       case DOUBLE:
@@ -266,6 +266,23 @@ public final class VectorResult {
   static BigDecimal decimal(Col col, int i, int scale) {
     return col.kind == Kind.DOUBLE ? BigDecimal.valueOf(col.doubles[i]).setScale(scale, RoundingMode.HALF_UP)
         : col.decimal(i).setScale(scale, RoundingMode.HALF_UP);
+  }
+
+  /**
+   * {@code value} of an INTEGER, SMALLINT, TINYINT or DATE result, which this executor computes in longs: a value
+   * beyond the type is refused naming it, never narrowed into a wrapped one (docs/api.md, "Exactness").
+   */
+  public static long narrowed(long value, ResultType type) {
+    long bound = switch (type) {
+      case INTEGER, DATE -> Integer.MAX_VALUE;
+      case SMALLINT -> Short.MAX_VALUE;
+      case TINYINT -> Byte.MAX_VALUE;
+      default -> Long.MAX_VALUE;
+    };
+    if (value > bound || value < -bound - 1) {
+      throw new InexactResultException(type + " overflow: " + value + " is beyond " + type + "'s range");
+    }
+    return value;
   }
 
   static long integer(Col col, int i) {

@@ -11,8 +11,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * The operators the exact rewrites put into plans: each names a static method of {@link TemporalFunctions},
- * {@link DecimalFunctions} or {@link IntegerFunctions}, which Calcite's code generator calls by class and name (the call's type is set by the
- * rewrite).
+ * {@link DecimalFunctions} or {@link IntegerFunctions}, which Calcite's code generator calls by class and name (the
+ * call's type is set by the rewrite).
  */
 final class ExactOperators {
   private ExactOperators() {}

@@ -72,11 +72,11 @@ public final class VectorRows {
         return result.integer(row, column);
       case INTEGER:
       case DATE:
-        return (int) result.integer(row, column);
+        return (int) VectorResult.narrowed(result.integer(row, column), result.type(column).type());
       case SMALLINT:
-        return (short) result.integer(row, column);
+        return (short) VectorResult.narrowed(result.integer(row, column), result.type(column).type());
       case TINYINT:
-        return (byte) result.integer(row, column);
+        return (byte) VectorResult.narrowed(result.integer(row, column), result.type(column).type());
       case DECIMAL:
         return result.decimal(row, column);
       case DOUBLE:
