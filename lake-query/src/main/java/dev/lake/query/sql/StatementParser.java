@@ -73,6 +73,7 @@ public final class StatementParser {
       statement = InLists.asSets(statement);
       SqlSurfacePolicy.check(statement);
       LikeEscapes.check(statement);
+      SubMillisecondSteps.check(statement);
       return SystemTime.rewrite(statement);
     } catch (StackOverflowError e) {
       throw tooDeep();

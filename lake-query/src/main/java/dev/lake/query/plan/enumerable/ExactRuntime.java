@@ -110,7 +110,8 @@ public final class ExactRuntime {
           found[0] |= TemporalRewrites.toText(from, to) || from.getSqlTypeName() == SqlTypeName.DECIMAL
               && org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(to)
               || SqlTypeName.APPROX_TYPES.contains(from.getSqlTypeName())
-              && SqlTypeName.INT_TYPES.contains(to.getSqlTypeName());
+              && SqlTypeName.INT_TYPES.contains(to.getSqlTypeName())
+              || org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER.contains(from) && fine(to);
         }
         found[0] |= call.getKind() == SqlKind.DIVIDE && to.getSqlTypeName() == SqlTypeName.DECIMAL;
         found[0] |= TemporalRewrites.datetimeArithmetic(call) && !TemporalRewrites.foldable(call);
