@@ -180,6 +180,37 @@ class FlightSqlEndToEndTest {
     }
   }
 
+  @Test
+  void jdbcTimeAndTimestampParametersCompareAsTheirValues() throws Exception {
+    // microsecond columns; the JDBC driver writes a parameter's milliseconds into the announced unit unscaled, so a
+    // microsecond announcement made 2026-01-01 10:00:03.250 arrive as a moment of January 1970
+    Schema schema = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        Field.nullable("ts", new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, null)),
+        Field.nullable("t", new ArrowType.Time(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, 64))));
+    java.time.LocalDateTime base = java.time.LocalDateTime.of(2026, 1, 1, 10, 0, 0, 250_000_000);
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, client.allocator())) {
+      root.allocateNew();
+      for (int i = 0; i < 10; i++) {
+        java.time.LocalDateTime at = base.plusSeconds(i);
+        ((BigIntVector) root.getVector(0)).setSafe(i, i);
+        ((org.apache.arrow.vector.TimeStampMicroVector) root.getVector(1)).setSafe(i,
+            at.toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000 + at.getNano() / 1_000);
+        ((org.apache.arrow.vector.TimeMicroVector) root.getVector(2)).setSafe(i, at.toLocalTime().toNanoOfDay() / 1_000);
+      }
+      root.setRowCount(10);
+      client.ingest("moments", root, FlightTestClient.create());
+    }
+    try (Connection jdbc = DriverManager.getConnection(server.jdbcUrl());
+        PreparedStatement from = jdbc.prepareStatement("SELECT id FROM moments WHERE ts >= ? ORDER BY id");
+        PreparedStatement at = jdbc.prepareStatement("SELECT id FROM moments WHERE ts = ? AND t = ? ORDER BY id")) {
+      from.setTimestamp(1, java.sql.Timestamp.valueOf("2026-01-01 10:00:07.250"));
+      assertThat(bigs(from)).containsExactly(7L, 8L, 9L);
+      at.setTimestamp(1, java.sql.Timestamp.valueOf("2026-01-01 10:00:03.250"));
+      at.setTime(2, new java.sql.Time(java.sql.Time.valueOf("10:00:03").getTime() + 250));
+      assertThat(bigs(at)).containsExactly(3L);
+    }
+  }
+
   private static List<Long> bigs(PreparedStatement ps) throws SQLException {
     List<Long> out = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {

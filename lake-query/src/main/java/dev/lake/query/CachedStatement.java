@@ -232,12 +232,34 @@ final class CachedStatement {
     }
   }
 
+  /**
+   * The parameters' Arrow types as clients are told them. A TIME or TIMESTAMP parameter is announced in milliseconds
+   * whatever its precision: the Flight SQL JDBC driver (18.3.0) writes a {@code java.sql.Timestamp} or {@code Time}'s
+   * milliseconds into a vector of the announced unit without scaling them, so a microsecond announcement made
+   * {@code 2020-01-01 00:00:00.123} arrive as {@code 1970-01-19 06:17:16.800123}. A client that sends its own batch
+   * (pyarrow, ADBC) may send any unit: a parameter is coerced exactly to its SQL type from whatever unit arrives
+   * (docs/api.md, "Prepared statements").
+   */
   private static Schema parameterSchema(ValidatedStatement statement) {
     List<Field> fields = new ArrayList<>();
     for (RelDataTypeField parameter : statement.parameterRowType().getFieldList()) {
       String name = "parameter_" + (parameter.getIndex() + 1);
-      fields.add(ArrowTypeMapping.field(name, ArrowTypeMapping.toArrowType(name, parameter.getType()), true));
+      fields.add(ArrowTypeMapping.field(name, inMilliseconds(ArrowTypeMapping.toArrowType(name, parameter.getType())),
+          true));
     }
     return new Schema(fields);
+  }
+
+  private static org.apache.arrow.vector.types.pojo.ArrowType inMilliseconds(
+      org.apache.arrow.vector.types.pojo.ArrowType type) {
+    if (type instanceof org.apache.arrow.vector.types.pojo.ArrowType.Timestamp timestamp) {
+      return new org.apache.arrow.vector.types.pojo.ArrowType.Timestamp(
+          org.apache.arrow.vector.types.TimeUnit.MILLISECOND, timestamp.getTimezone());
+    }
+    if (type instanceof org.apache.arrow.vector.types.pojo.ArrowType.Time) {
+      return new org.apache.arrow.vector.types.pojo.ArrowType.Time(
+          org.apache.arrow.vector.types.TimeUnit.MILLISECOND, 32);
+    }
+    return type;
   }
 }
