@@ -89,12 +89,7 @@ public final class DecimalFunctions {
       magnitude += 1;
     }
     double whole = Math.copySign(magnitude, value);
-    double bound = switch (type) {
-      case "TINYINT" -> Byte.MAX_VALUE + 1.0;
-      case "SMALLINT" -> Short.MAX_VALUE + 1.0;
-      case "INTEGER" -> Integer.MAX_VALUE + 1.0;
-      default -> 0x1p63;
-    };
+    double bound = IntegerFunctions.max(type) + 1.0; // 2^7, 2^15, 2^31, 2^63: exact as doubles
     if (whole >= bound || whole < -bound) {
       throw new InexactResultException(type + " overflow: " + value + " is out of " + type + "'s range");
     }

@@ -157,15 +157,8 @@ public final class ExactRuntime {
       case MINUS_PREFIX -> values.get(0).negate();
       default -> values.get(0).abs();
     };
-    long bits = switch (call.getType().getSqlTypeName()) {
-      case TINYINT -> 7;
-      case SMALLINT -> 15;
-      case INTEGER -> 31;
-      default -> 63;
-    };
-    java.math.BigInteger max = java.math.BigInteger.ONE.shiftLeft((int) bits);
-    java.math.BigInteger exact = result.toBigInteger();
-    return exact.compareTo(max) < 0 && exact.compareTo(max.negate()) >= 0 ? result : null;
+    BigDecimal max = BigDecimal.valueOf(IntegerFunctions.max(call.getType().getSqlTypeName().getName()));
+    return result.compareTo(max) <= 0 && result.compareTo(max.negate().subtract(BigDecimal.ONE)) >= 0 ? result : null;
   }
 
   private static boolean fine(RelDataType type) {

@@ -22,15 +22,19 @@ public final class IntegerFunctions {
     return value >= 0 ? value : negated(value, true, type);
   }
 
-  /** {@code -value}, unless it is beyond the type (only its smallest value's is). */
-  private static long negated(long value, boolean abs, String type) {
-    long max = switch (type) {
+  /** The largest value of the integer type named {@code type} (its smallest is {@code -max - 1}). */
+  static long max(String type) {
+    return switch (type) {
       case "TINYINT" -> Byte.MAX_VALUE;
       case "SMALLINT" -> Short.MAX_VALUE;
       case "INTEGER" -> Integer.MAX_VALUE;
       default -> Long.MAX_VALUE;
     };
-    if (value < -max) {
+  }
+
+  /** {@code -value}, unless it is beyond the type (only its smallest value's is). */
+  private static long negated(long value, boolean abs, String type) {
+    if (value < -max(type)) {
       throw new InexactResultException(type + " overflow: " + (abs ? "ABS(" + value + ")" : "-(" + value + ")")
           + " is beyond " + type + "'s range");
     }
